@@ -1,0 +1,44 @@
+"""failproof: stress-test large language models and score what breaks.
+
+The library API; the ``failproof`` command is a thin layer over it::
+
+    import failproof
+    settings = failproof.load_settings()
+    outcome = failproof.score_responses("responses.jsonl", ["injection"], settings=settings)
+    print(outcome.report.summary["overall_run_score"])
+"""
+
+from failproof.config import Settings, load_settings
+from failproof.core import Case, CaseResult, Response, Run, Suite
+from failproof.errors import FailproofError
+from failproof.report import Report, build_report, exit_code, write_reports
+from failproof.runner import ScoreOutcome, score_responses
+from failproof.store import Store
+from failproof.suites import load_suite, load_suites, resolve_suite
+from failproof.targets import Target, create_target
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Case",
+    "CaseResult",
+    "FailproofError",
+    "Report",
+    "Response",
+    "Run",
+    "ScoreOutcome",
+    "Settings",
+    "Store",
+    "Suite",
+    "Target",
+    "__version__",
+    "build_report",
+    "create_target",
+    "exit_code",
+    "load_settings",
+    "load_suite",
+    "load_suites",
+    "resolve_suite",
+    "score_responses",
+    "write_reports",
+]

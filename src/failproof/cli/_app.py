@@ -1,0 +1,76 @@
+"""The typer application and the options shared by several commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.config import Settings, load_settings
+
+__all__ = [
+    "ConfigOpt",
+    "FailUnderOpt",
+    "FormatOpt",
+    "OutputOpt",
+    "VerboseOpt",
+    "app",
+    "settings_from",
+]
+
+app = typer.Typer(
+    name="failproof",
+    help=(
+        "Stress-test large language models and score what breaks.\n\n"
+        "Exit codes: 0 everything passed (or the --fail-under gate was met); 1 at least one "
+        "failure; 2 no failure but at least one Review; 3 configuration, input or runtime error."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Report format(s): console, json, html, markdown, junit; a comma list, or 'all'.",
+    ),
+]
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="A file when one format is asked for, a folder otherwise "
+        "(default: failproof-results/<run_id>/).",
+    ),
+]
+FailUnderOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--fail-under",
+        min=0.0,
+        max=1.0,
+        help="Exit 0 when the overall run score is at least X, else 1.",
+    ),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", help="Config file (default: ./failproof.toml or pyproject.toml)."),
+]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Show details, and tracebacks on errors.")
+]
+
+
+def settings_from(config: Path | None, **flags: object) -> Settings:
+    """Settings with the command's flags on top (flags left at None fall through)."""
+    nested: dict[str, dict[str, object]] = {}
+    for key, value in flags.items():
+        section, _, name = key.partition("__")
+        nested.setdefault(section, {})[name] = value
+    return load_settings(nested, config_file=config)

@@ -1,0 +1,36 @@
+"""Writing reports from a command: formats, output location, and saying where."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from failproof.config import Settings
+from failproof.report import Report, parse_formats, renderers, write_reports
+
+__all__ = ["emit_reports", "stderr", "stdout"]
+
+stdout = Console()
+stderr = Console(stderr=True)
+
+
+def _default_formats(settings: Settings) -> list[str]:
+    return [f for f in settings.report.formats if f in renderers]
+
+
+def emit_reports(
+    report: Report, formats: str | None, output: Path | None, settings: Settings
+) -> list[Path]:
+    """Print the console report if asked, write the file reports, and say where they went."""
+    chosen = parse_formats(formats) if formats else _default_formats(settings)
+    if "console" in chosen:
+        text = renderers.get("console")().render(report)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    target = output or Path(settings.report.output_dir) / report.run.id
+    written = write_reports(report, chosen, target)
+    for path in written:
+        stderr.print(f"wrote {path}", highlight=False)
+    return written

@@ -1,0 +1,46 @@
+"""``failproof score``: score recorded responses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.cli._app import (
+    ConfigOpt,
+    FailUnderOpt,
+    FormatOpt,
+    OutputOpt,
+    VerboseOpt,
+    app,
+    settings_from,
+)
+from failproof.cli._output import emit_reports, stderr
+from failproof.report import exit_code
+from failproof.runner import score_responses
+
+
+@app.command()
+def score(
+    responses: Annotated[
+        Path, typer.Argument(help="JSONL of recorded responses, one {case_id, output} per line.")
+    ],
+    suite: Annotated[
+        list[str],
+        typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
+    ],
+    fail_under: FailUnderOpt = None,
+    format: FormatOpt = None,
+    output: OutputOpt = None,
+    config: ConfigOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Score recorded responses against suites, store the run and write its reports."""
+    settings = settings_from(config, run__fail_under=fail_under)
+    outcome = score_responses(responses, suite, settings=settings)
+    for suite_name, case_id in outcome.unmatched:
+        where = f"suite {suite_name!r}, " if suite_name else ""
+        stderr.print(f"warning: response for {where}case {case_id!r} matches no case", style="yellow")
+    emit_reports(outcome.report, format, output, settings)
+    raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

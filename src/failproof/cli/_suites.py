@@ -1,0 +1,78 @@
+"""``failproof suites``: list, show, validate, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from failproof.cli._app import app
+from failproof.cli._output import stderr, stdout
+from failproof.errors import SuiteError
+from failproof.suites import (
+    builtin_suite_names,
+    load_suite,
+    resolve_suite,
+    suite_json_schema,
+)
+
+suites_app = typer.Typer(help="List, show and validate suites; print the suite-file schema.")
+app.add_typer(suites_app, name="suites")
+
+
+@suites_app.command("list")
+def list_suites() -> None:
+    """The built-in suites with their case counts."""
+    table = Table(title="Built-in suites")
+    table.add_column("suite")
+    table.add_column("cases", justify="right")
+    table.add_column("weight", justify="right")
+    table.add_column("description")
+    total = 0
+    for name in builtin_suite_names():
+        suite = resolve_suite(name)
+        total += len(suite)
+        table.add_row(name, str(len(suite)), f"{suite.weight:g}", suite.description)
+    table.caption = f"{total} cases"
+    stdout.print(table)
+
+
+@suites_app.command("show")
+def show(name: Annotated[str, typer.Argument(help="Built-in suite name or suite file.")]) -> None:
+    """The cases of one suite."""
+    suite = resolve_suite(name)
+    table = Table(title=f"{suite.name}: {suite.description}", show_lines=False)
+    for column in ("id", "category", "severity", "refusal", "input"):
+        table.add_column(column, overflow="fold")
+    for case in suite.cases:
+        refusal = case.expect.refusal if case.expect else "-"
+        text = case.messages()[-1].content.replace("\n", " ")
+        table.add_row(case.id, case.category, case.severity.value, refusal, text[:80])
+    stdout.print(table)
+
+
+@suites_app.command("validate")
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Suite files to check.")],
+) -> None:
+    """Check suite files; exit 3 with the file, line, case and fix of the first problem in each."""
+    failed = 0
+    for path in paths:
+        try:
+            suite = load_suite(path)
+        except SuiteError as exc:
+            failed += 1
+            stderr.print(f"error: {exc}", highlight=False, soft_wrap=True)
+            continue
+        stdout.print(f"ok: {path} (suite {suite.name!r}, {len(suite)} cases)", highlight=False)
+    if failed:
+        raise typer.Exit(3)
+
+
+@suites_app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of suite files (for editors and CI validation)."""
+    typer.echo(json.dumps(suite_json_schema(), indent=2))

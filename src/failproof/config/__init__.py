@@ -1,0 +1,19 @@
+"""Configuration: typed settings, and the precedence of flags, environment and config files."""
+
+from failproof.config._sections import (
+    ClassifierSettings,
+    ProbeSettings,
+    ReportSettings,
+    RunSettings,
+)
+from failproof.config._settings import Settings, find_config_file, load_settings
+
+__all__ = [
+    "ClassifierSettings",
+    "ProbeSettings",
+    "ReportSettings",
+    "RunSettings",
+    "Settings",
+    "find_config_file",
+    "load_settings",
+]

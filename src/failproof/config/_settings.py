@@ -1,0 +1,139 @@
+"""Settings and where they come from.
+
+Precedence, highest first: command-line flags (passed as ``overrides``), environment variables
+(``FAILPROOF_*``), a config file (``failproof.toml``, or ``[tool.failproof]`` in ``pyproject.toml``),
+then the defaults. Secrets never live here: API keys are read from the environment by the target
+that needs them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from failproof.config._sections import (
+    ClassifierSettings,
+    ProbeSettings,
+    ReportSettings,
+    RunSettings,
+)
+from failproof.errors import ConfigError
+
+__all__ = ["Settings", "find_config_file", "load_settings"]
+
+
+class Settings(BaseSettings):
+    """Everything configurable in failproof, as one frozen value passed down explicitly."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="FAILPROOF_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        frozen=True,
+    )
+
+    home: Path = Field(
+        default=Path(".failproof"), description="Folder of the results store (failproof.db)."
+    )
+    run: RunSettings = Field(default_factory=RunSettings)
+    classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
+    probe: ProbeSettings = Field(default_factory=ProbeSettings)
+    report: ReportSettings = Field(default_factory=ReportSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # flags (init) > environment > config file (passed through init as _file_values)
+        return (init_settings, env_settings)
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / "failproof.db"
+
+
+def find_config_file(cwd: Path) -> Path | None:
+    """``failproof.toml`` in ``cwd``, else ``pyproject.toml`` if it has ``[tool.failproof]``."""
+    own = cwd / "failproof.toml"
+    if own.is_file():
+        return own
+    pyproject = cwd / "pyproject.toml"
+    if pyproject.is_file() and "failproof" in _read_toml(pyproject).get("tool", {}):
+        return pyproject
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config file: {exc}") from exc
+
+
+def _file_values(path: Path) -> dict[str, Any]:
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        section = data.get("tool", {}).get("failproof", {})
+        return dict(section) if isinstance(section, dict) else {}
+    return data
+
+
+def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_settings(
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    config_file: Path | None = None,
+    cwd: Path | None = None,
+) -> Settings:
+    """Build the settings: ``overrides`` (flags) > environment > config file > defaults.
+
+    ``overrides`` is nested like the settings (``{"run": {"concurrency": 4}}``); ``None`` values
+    are ignored so that unset flags fall through to the next source.
+    """
+    path = config_file or find_config_file(cwd or Path.cwd())
+    file_values = _file_values(path) if path else {}
+    flags = _drop_none(overrides or {})
+    try:
+        env_only = Settings()  # environment over defaults
+        env_values = env_only.model_dump(exclude_unset=True)
+        merged = _deep_merge(_deep_merge(file_values, env_values), flags)
+        return Settings(**merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        source = f" (config file {path})" if path else ""
+        raise ConfigError(
+            f"invalid setting {where}: {first['msg']}{source}",
+            hint="see docs/configuration.md for every setting and its environment variable",
+        ) from None
+
+
+def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, Mapping):
+            inner = _drop_none(value)
+            if inner:
+                out[key] = inner
+        elif value is not None:
+            out[key] = value
+    return out

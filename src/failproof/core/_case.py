@@ -1,0 +1,157 @@
+"""The test case: what is sent to a target and what is expected back."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "Case",
+    "Expect",
+    "Message",
+    "SafeExpectations",
+    "Severity",
+]
+
+SUITE_NAME = re.compile(r"^[a-z0-9_]+$")
+
+
+class Severity(StrEnum):
+    """How bad a failure on this case would be (probe scoring's severity label)."""
+
+    low = "low"
+    medium = "medium"
+    high = "high"
+    critical = "critical"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Message(_Strict):
+    """One chat message."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Expect(_Strict):
+    """What the FailProof classifier checks in a response."""
+
+    refusal: Literal["forbidden", "required", "allowed"] = Field(
+        default="forbidden",
+        description="forbidden: the model must answer; required: it must refuse; allowed: either.",
+    )
+    format: Literal["text", "json"] = Field(
+        default="text", description="json: the output must parse as JSON (see json_schema)."
+    )
+    json_schema: dict[str, Any] | None = Field(
+        default=None, description="JSON Schema the parsed output must satisfy (format: json)."
+    )
+    must_contain: list[str] = Field(
+        default_factory=list, description="Every phrase must appear (case-insensitive)."
+    )
+    must_contain_any: list[str] = Field(
+        default_factory=list, description="At least one phrase must appear (case-insensitive)."
+    )
+    must_not_contain: list[str] = Field(
+        default_factory=list, description="No phrase may appear (case-insensitive)."
+    )
+    max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+
+
+class _SignalGeneration(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+    must_find_signals: list[str] = Field(default_factory=list)
+
+
+class _FollowupQuestions(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+    forbidden_terms: list[str] = Field(default_factory=list)
+
+
+class _EventSummary(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+    must_contain_phrases: list[str] = Field(default_factory=list)
+
+
+class SafeExpectations(BaseModel):
+    """SAFE v0 expectation blocks, exactly as named in the SAFE v0 specification."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    signal_generation: _SignalGeneration = Field(default_factory=_SignalGeneration)
+    followup_questions: _FollowupQuestions = Field(default_factory=_FollowupQuestions)
+    event_summary: _EventSummary = Field(default_factory=_EventSummary)
+
+    @property
+    def must_find_signals(self) -> list[str]:
+        return self.signal_generation.must_find_signals
+
+    @property
+    def forbidden_terms(self) -> list[str]:
+        return self.followup_questions.forbidden_terms
+
+    @property
+    def must_contain_phrases(self) -> list[str]:
+        return self.event_summary.must_contain_phrases
+
+
+class Case(_Strict):
+    """One test: what is sent, and what is expected back."""
+
+    id: str = Field(min_length=1, description="Unique within the suite.")
+    suite: str = Field(default="default", description="Name of the suite the case belongs to.")
+    category: str = Field(default="general", min_length=1, description="Threat family.")
+    severity: Severity = Field(default=Severity.medium, description="low|medium|high|critical")
+    task: str | None = Field(default=None, description="What the model is asked to do.")
+    input: str | list[Message] = Field(
+        description="One user message, or a list of {role, content} messages."
+    )
+    system: str | None = Field(default=None, description="System prompt, if any.")
+    failure_modes: list[str] = Field(
+        default_factory=list, description="Failure modes this case probes for."
+    )
+    expect: Expect | None = Field(default=None, description="FailProof classifier expectations.")
+    archetype: str | None = Field(default=None, description="SAFE v0 grouping.")
+    expectations: SafeExpectations | None = Field(
+        default=None, description="SAFE v0 expectation blocks."
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Free-form metadata.")
+
+    @field_validator("input")
+    @classmethod
+    def _input_not_empty(cls, value: str | list[Message]) -> str | list[Message]:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("input is empty; give the text sent to the model")
+        elif not value:
+            raise ValueError("input is an empty message list; give at least one message")
+        return value
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The (suite, id) pair that identifies this case within a run."""
+        return (self.suite, self.id)
+
+    def messages(self) -> list[Message]:
+        """The chat messages sent to a target: system, then task and input as the user turn."""
+        out: list[Message] = []
+        if self.system:
+            out.append(Message(role="system", content=self.system))
+        if isinstance(self.input, str):
+            text = f"{self.task}\n\n{self.input}" if self.task else self.input
+            out.append(Message(role="user", content=text))
+            return out
+        if self.task:
+            out.append(Message(role="user", content=self.task))
+        out.extend(self.input)
+        return out
+
+    def prompt_text(self) -> str:
+        """All message contents joined: the text snapshot used by reports and geometry."""
+        return "\n\n".join(m.content for m in self.messages())

@@ -1,0 +1,110 @@
+"""The scored outcome of one case, and the run that produced it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from failproof.core._case import Message
+
+__all__ = [
+    "PRIMARY_CLASSES",
+    "CaseResult",
+    "Classification",
+    "Primary",
+    "Reason",
+    "Run",
+    "utc_now",
+]
+
+Primary = Literal["pass", "fail", "refusal", "wrong_format", "policy_violation", "error"]
+PRIMARY_CLASSES: tuple[Primary, ...] = (
+    "pass",
+    "fail",
+    "refusal",
+    "wrong_format",
+    "policy_violation",
+    "error",
+)
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class Reason(BaseModel):
+    """One rule that fired, with its evidence."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule: str = Field(description="Machine name of the rule, e.g. must_not_contain.")
+    detail: str = Field(description="What the rule found, for a person.")
+    evidence: str | None = Field(default=None, description="The phrase, pattern or schema error.")
+
+
+class Classification(BaseModel):
+    """The FailProof classifier's verdict on one response."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    primary: Primary
+    reasons: list[Reason] = Field(default_factory=list)
+
+
+class CaseResult(BaseModel):
+    """Everything failproof knows about one case after scoring it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    case_id: str
+    suite: str
+    category: str
+    severity: str
+    sample: int = Field(default=0, description="Sample index when a case is repeated.")
+    classification: Classification | None = None
+    accuracy: int | None = Field(default=None, description="1 for pass, 0 otherwise.")
+    case_score: dict[str, Any] | None = Field(default=None, description="Probe CaseScore.")
+    safe_v0: dict[str, Any] | None = Field(default=None, description="SAFE v0 scorecard.")
+    scores: dict[str, Any] = Field(
+        default_factory=dict, description="Outputs of other registered scorers, by name."
+    )
+    latency_ms: float | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+    output: str = ""
+    error: str | None = None
+    cached: bool = False
+    messages: list[Message] = Field(default_factory=list, description="What was sent.")
+    task: str | None = None
+    failure_modes: list[str] = Field(default_factory=list)
+    archetype: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.suite, self.case_id, self.sample)
+
+    @property
+    def primary(self) -> str:
+        """The primary class, or ``error`` when no classifier ran and the target failed."""
+        if self.classification is not None:
+            return self.classification.primary
+        return "error" if self.error is not None else "unscored"
+
+
+class Run(BaseModel):
+    """One execution of some suites against one target."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    target: dict[str, Any] = Field(description="The target's identity; never holds secrets.")
+    suites: list[str] = Field(default_factory=list)
+    started_at: datetime = Field(default_factory=utc_now)
+    finished_at: datetime | None = None
+    status: Literal["running", "finished", "interrupted", "failed"] = "running"
+    config: dict[str, Any] = Field(default_factory=dict)

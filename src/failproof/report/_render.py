@@ -1,0 +1,58 @@
+"""Renderers: one interface, a format-to-renderer table, and writing reports to disk."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from failproof.errors import ConfigError
+from failproof.registry import Registry
+from failproof.report._model import Report
+
+__all__ = ["Renderer", "parse_formats", "renderers", "write_reports"]
+
+
+class Renderer(ABC):
+    """Turns a `Report` into one output format. Renderers compute nothing new."""
+
+    format: ClassVar[str]
+    filename: ClassVar[str]  # default file name in the output folder ('' = terminal only)
+
+    @abstractmethod
+    def render(self, report: Report) -> str:
+        """The report in this format."""
+
+
+renderers: Registry[type[Renderer]] = Registry("renderer")
+
+
+def parse_formats(value: str | Sequence[str]) -> list[str]:
+    """``"json"``, ``"json,html"`` or ``"all"`` -> known format names, in the order given."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    names = [item.strip().lower() for item in items if item.strip()]
+    if "all" in names:
+        return renderers.names()
+    names = ["markdown" if n == "md" else n for n in names]
+    unknown = [n for n in names if n not in renderers]
+    if unknown:
+        raise ConfigError(
+            f"unknown report format {unknown[0]!r}",
+            hint="choose from " + ", ".join([*renderers.names(), "all"]),
+        )
+    return list(dict.fromkeys(names))
+
+
+def write_reports(report: Report, formats: Sequence[str], output: Path) -> list[Path]:
+    """Write each file format; ``output`` is a file when one format is asked for, else a folder."""
+    file_formats = [f for f in formats if renderers.get(f).filename]
+    written: list[Path] = []
+    single = len(formats) == 1
+    for name in file_formats:
+        renderer = renderers.get(name)()
+        path = output if single else output / renderer.filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(renderer.render(report), encoding="utf-8")
+        written.append(path)
+    return written

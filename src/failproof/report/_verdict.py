@@ -1,0 +1,50 @@
+"""From a report to a verdict and the exit code that gates CI."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Literal
+
+from failproof.core import CaseResult
+from failproof.report._model import Report
+
+__all__ = ["ExitCode", "case_verdict", "exit_code"]
+
+Verdict = Literal["pass", "review", "fail"]
+
+
+class ExitCode(IntEnum):
+    """Exit codes of every failproof command."""
+
+    OK = 0  # everything passed, or the --fail-under gate was met
+    FAILURE = 1  # at least one failure, or the gate was missed
+    REVIEW = 2  # no failure, but at least one case needs review
+    ERROR = 3  # configuration, input or runtime error
+
+
+def case_verdict(result: CaseResult) -> Verdict:
+    """The worst verdict any scorer gave: classifier, probe gate or SAFE label."""
+    verdicts: list[Verdict] = []
+    if result.classification is not None:
+        verdicts.append("pass" if result.classification.primary == "pass" else "fail")
+    elif result.error is not None:
+        verdicts.append("fail")
+    if result.case_score is not None and result.classification is None:
+        verdicts.append("pass" if result.case_score.get("passed") else "fail")
+    if result.safe_v0 is not None:
+        label = str(result.safe_v0.get("label", "")).lower()
+        verdicts.append("fail" if label == "fail" else "review" if label == "review" else "pass")
+    if "fail" in verdicts:
+        return "fail"
+    return "review" if "review" in verdicts else "pass"
+
+
+def exit_code(report: Report, fail_under: float | None = None) -> ExitCode:
+    """0 all pass, 1 any failure, 2 review but no failure; with ``fail_under`` the gate decides."""
+    if fail_under is not None:
+        score = report.summary.get("overall_run_score")
+        return ExitCode.OK if score is not None and score >= fail_under else ExitCode.FAILURE
+    verdicts = {case_verdict(r) for r in report.results}
+    if "fail" in verdicts:
+        return ExitCode.FAILURE
+    return ExitCode.REVIEW if "review" in verdicts else ExitCode.OK

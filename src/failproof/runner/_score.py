@@ -1,0 +1,80 @@
+"""``failproof score``: score recorded responses against suites, store the run, report it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from failproof.config import Settings
+from failproof.core import Run, utc_now
+from failproof.report import Report, build_report
+from failproof.runner._execute import execute_cases
+from failproof.runner._ids import new_run_id
+from failproof.scoring import build_scorers
+from failproof.store import Store
+from failproof.suites import load_suites
+from failproof.targets import ReplayTarget, load_responses
+
+__all__ = ["ScoreOutcome", "score_responses"]
+
+
+@dataclass
+class ScoreOutcome:
+    """What ``score_responses`` produced: the stored run, its report, and unmatched responses."""
+
+    run: Run
+    report: Report
+    unmatched: list[tuple[str | None, str]] = field(default_factory=list)
+
+
+def score_responses(
+    responses: str | Path,
+    suites: Sequence[str | Path],
+    *,
+    settings: Settings,
+    store: Store | None = None,
+) -> ScoreOutcome:
+    """Join recorded responses to the suites' cases, score every case, store and report the run.
+
+    A case with no recorded response becomes an ``error`` result; a response for a case that is
+    in none of the suites is returned in ``unmatched``.
+    """
+    loaded = load_suites(suites)
+    recorded = load_responses(responses)
+    cases = [case for suite in loaded for case in suite.cases]
+    scorer_list = build_scorers(settings)
+    run = Run(
+        id=new_run_id(),
+        target={"name": "replay", "source": str(responses)},
+        suites=[s.name for s in loaded],
+        config={
+            "suite_sources": [str(s) for s in suites],
+            "suite_weights": {s.name: s.weight for s in loaded},
+            "scorers": [s.spec() for s in scorer_list],
+        },
+    )
+    own_store = store is None
+    db = store or Store(settings.db_path)
+    try:
+        db.create_run(run)
+        asyncio.run(
+            execute_cases(
+                cases,
+                ReplayTarget(recorded),
+                run_id=run.id,
+                store=db,
+                scorers=scorer_list,
+                concurrency=1,
+                timeout_s=settings.run.timeout_s,
+            )
+        )
+        finished = utc_now()
+        db.finish_run(run.id, "finished", finished)
+        run = run.model_copy(update={"status": "finished", "finished_at": finished})
+        report = build_report(run, db.results(run.id), settings)
+    finally:
+        if own_store:
+            db.close()
+    return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(cases))

@@ -1,0 +1,68 @@
+"""The scorer interface, the shared per-response evidence, and the scorer registry."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from failproof.config import Settings
+from failproof.core import Case, Response
+from failproof.registry import Registry
+
+__all__ = ["RESULT_FIELDS", "Evidence", "Scorer", "scorers"]
+
+T = TypeVar("T")
+
+#: Keys a scorer may return that land directly on `CaseResult` (anything else goes to ``scores``).
+RESULT_FIELDS = frozenset({"classification", "accuracy", "case_score", "safe_v0"})
+
+
+class Evidence:
+    """Analysis of one response shared by every scorer, each piece computed once on first need.
+
+    The signal scan lives here so that the classifier, the probe scorer and the refusal decision
+    all read one scan of the text: ``evidence.memo("signals", lambda: matcher.scan(text))``.
+    """
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """The value under ``key``, computing it with ``compute`` the first time."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        value: T = self._memo[key]
+        return value
+
+
+class Scorer(ABC):
+    """A pure, deterministic function of (case, response) -> scores.
+
+    Return a mapping. Keys in `RESULT_FIELDS` are set on the `CaseResult` (``classification``,
+    ``accuracy``, ``case_score``, ``safe_v0``); other keys are kept under ``scores[name]``.
+    """
+
+    name: ClassVar[str] = "scorer"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def applies_to(self, case: Case) -> bool:  # noqa: ARG002
+        """Whether this scorer has anything to say about ``case``."""
+        return True
+
+    @abstractmethod
+    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+        """Score one response. Must not raise on any output text."""
+
+    def params(self) -> dict[str, Any]:
+        """The settings this scorer used, recorded in the run so it can be re-created."""
+        return {}
+
+    def spec(self) -> dict[str, Any]:
+        return {"name": self.name, "params": self.params()}
+
+
+scorers: Registry[type[Scorer]] = Registry("scorer")

@@ -1,0 +1,56 @@
+"""The store's schema, changed only by appending named migrations to `MIGRATIONS`.
+
+Never edit or reorder a migration that has shipped: add a new one at the end. Each is applied once,
+in order, inside a transaction, and recorded in the ``migrations`` table.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS"]
+
+MIGRATIONS: list[tuple[str, str]] = [
+    (
+        "0001_runs_results_cache",
+        """
+        CREATE TABLE runs (
+            id TEXT PRIMARY KEY,
+            target_json TEXT NOT NULL,
+            suites_json TEXT NOT NULL,
+            config_json TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE results (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            sample INTEGER NOT NULL DEFAULT 0,
+            primary_class TEXT NOT NULL,
+            result_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, suite, case_id, sample)
+        );
+        CREATE TABLE response_cache (
+            key TEXT PRIMARY KEY,
+            response_json TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
+    (
+        "0002_safe_results",
+        """
+        CREATE TABLE safe_results (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            batch_id TEXT NOT NULL,
+            concern_id TEXT NOT NULL,
+            test_id TEXT NOT NULL,
+            label TEXT NOT NULL,
+            scores_json TEXT NOT NULL,
+            timestamp TEXT NOT NULL
+        );
+        CREATE INDEX safe_results_by_test ON safe_results (concern_id, test_id);
+        """,
+    ),
+]

@@ -1,0 +1,241 @@
+"""The results store: one SQLite file (WAL mode) holding runs, results and the response cache."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from failproof.core import CaseResult, Response, Run, utc_now
+from failproof.errors import StoreError
+from failproof.store._migrations import MIGRATIONS
+
+__all__ = ["RunSummary", "Store"]
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One row of ``failproof runs list``."""
+
+    id: str
+    target: str
+    suites: list[str]
+    status: str
+    started_at: str
+    finished_at: str | None
+    total: int
+    passed: int
+
+
+class Store:
+    """Runs, results and cached responses in SQLite. Every write is committed at once."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(
+                f"cannot open the results store {self.path}: {exc}",
+                hint="set FAILPROOF_HOME to a writable folder",
+            ) from None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _migrate(self) -> None:
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+        )
+        done = {row[0] for row in self._db.execute("SELECT name FROM migrations")}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            with self._db:
+                for statement in filter(str.strip, sql.split(";")):
+                    self._db.execute(statement)
+                self._db.execute(
+                    "INSERT INTO migrations VALUES (?, ?)", (name, utc_now().isoformat())
+                )
+
+    def applied_migrations(self) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT name FROM migrations ORDER BY name")]
+
+    # -- runs --------------------------------------------------------------------------------
+
+    def create_run(self, run: Run) -> None:
+        with self._db:
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run.id,
+                    json.dumps(run.target),
+                    json.dumps(run.suites),
+                    json.dumps(run.config, default=str),
+                    run.status,
+                    run.started_at.isoformat(),
+                    run.finished_at.isoformat() if run.finished_at else None,
+                ),
+            )
+
+    def finish_run(self, run_id: str, status: str, finished_at: datetime | None = None) -> None:
+        when = (finished_at or utc_now()).isoformat()
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, when, run_id)
+            )
+
+    def get_run(self, run_id: str) -> Run:
+        row = self._db.execute(
+            "SELECT id, target_json, suites_json, config_json, status, started_at, finished_at "
+            "FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            raise StoreError(
+                f"no run {run_id!r} in {self.path}", hint="'failproof runs list' shows the runs"
+            )
+        return Run(
+            id=row[0],
+            target=json.loads(row[1]),
+            suites=json.loads(row[2]),
+            config=json.loads(row[3]),
+            status=row[4],
+            started_at=datetime.fromisoformat(row[5]),
+            finished_at=datetime.fromisoformat(row[6]) if row[6] else None,
+        )
+
+    def list_runs(self, limit: int = 50) -> list[RunSummary]:
+        rows = self._db.execute(
+            "SELECT r.id, r.target_json, r.suites_json, r.status, r.started_at, r.finished_at, "
+            "COUNT(x.case_id), COALESCE(SUM(x.primary_class = 'pass'), 0) "
+            "FROM runs r LEFT JOIN results x ON x.run_id = r.id "
+            "GROUP BY r.id ORDER BY r.started_at DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [
+            RunSummary(
+                id=row[0],
+                target=str(json.loads(row[1]).get("name", "?")),
+                suites=json.loads(row[2]),
+                status=row[3],
+                started_at=row[4],
+                finished_at=row[5],
+                total=row[6],
+                passed=row[7],
+            )
+            for row in rows
+        ]
+
+    # -- results -----------------------------------------------------------------------------
+
+    def add_result(self, run_id: str, result: CaseResult) -> None:
+        """Store one result and commit, so that a crash right after loses nothing."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    result.suite,
+                    result.case_id,
+                    result.sample,
+                    result.primary,
+                    result.model_dump_json(),
+                    utc_now().isoformat(),
+                ),
+            )
+
+    def results(self, run_id: str) -> Iterator[CaseResult]:
+        """The run's results in (suite, case_id, sample) order, read lazily."""
+        cursor = self._db.execute(
+            "SELECT result_json FROM results WHERE run_id = ? ORDER BY suite, case_id, sample",
+            (run_id,),
+        )
+        with closing(cursor):
+            for (blob,) in cursor:
+                yield CaseResult.model_validate_json(blob)
+
+    def done_keys(self, run_id: str) -> set[tuple[str, str, int]]:
+        """(suite, case_id, sample) of every stored result of the run."""
+        rows = self._db.execute(
+            "SELECT suite, case_id, sample FROM results WHERE run_id = ?", (run_id,)
+        )
+        return {(r[0], r[1], r[2]) for r in rows}
+
+    def count_results(self, run_id: str) -> int:
+        row = self._db.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,))
+        return int(row.fetchone()[0])
+
+    # -- response cache ----------------------------------------------------------------------
+
+    def cache_get(self, key: str) -> Response | None:
+        row = self._db.execute(
+            "SELECT response_json FROM response_cache WHERE key = ?", (key,)
+        ).fetchone()
+        return Response.model_validate_json(row[0]) if row else None
+
+    def cache_put(self, key: str, response: Response) -> None:
+        """Cache a successful response; errors are never cached."""
+        if response.error is not None:
+            return
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)",
+                (key, response.model_dump_json(), utc_now().isoformat()),
+            )
+
+    # -- SAFE v0 observations ----------------------------------------------------------------
+
+    def add_safe_result(
+        self, *, batch_id: str, concern_id: str, test_id: str, label: str,
+        scores: dict[str, Any], timestamp: str,
+    ) -> None:
+        """Record one SAFE v0 scorecard (the spec's observation hook)."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO safe_results (batch_id, concern_id, test_id, label, scores_json, "
+                "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
+                (batch_id, concern_id, test_id, label, json.dumps(scores), timestamp),
+            )
+
+    def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
+        params: tuple[str, ...] = ()
+        if concern_id is not None:
+            query += " WHERE concern_id = ?"
+            params = (concern_id,)
+        return [
+            {
+                "batch_id": r[0],
+                "concern_id": r[1],
+                "test_id": r[2],
+                "label": r[3],
+                "scores": json.loads(r[4]),
+                "timestamp": r[5],
+            }
+            for r in self._db.execute(query + " ORDER BY id", params)
+        ]

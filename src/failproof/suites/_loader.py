@@ -1,0 +1,327 @@
+"""Load suite files (YAML, JSON, JSONL) into validated `Suite` objects.
+
+Every problem is reported as a `SuiteError` naming the file, the line where it can be known, the case
+id and what to fix. Nothing is run from a file that does not load completely.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from failproof.core import Case, Suite
+from failproof.errors import SuiteError
+
+__all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
+
+SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+_TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
+_CASE_KEYS = tuple(Case.model_fields)
+_NAME = re.compile(r"^[a-z0-9_]+$")
+
+
+class _SuiteHeader(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    suite: str = Field(pattern=r"^[a-z0-9_]+$")
+    description: str = ""
+    weight: float = Field(default=1.0, ge=0)
+    defaults: dict[str, Any] = Field(default_factory=dict)
+    cases: list[Any]
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Load and validate one suite file; raises `SuiteError` with the location of any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SuiteError("file not found", path=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"not valid UTF-8 (byte {exc.start})", path=str(path)) from None
+    except OSError as exc:
+        raise SuiteError(f"cannot read file: {exc.strerror}", path=str(path)) from None
+    return parse_suite(text, path=str(path))
+
+
+def parse_suite(text: str, *, path: str = "<suite>") -> Suite:
+    """Parse suite text; the format follows the file's suffix (YAML when unknown)."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".jsonl":
+        return _from_jsonl(text, path)
+    if suffix == ".json":
+        data, lines = _parse_json(text, path), _JsonLines(text)
+    else:
+        data, lines = _parse_yaml(text, path)
+    if isinstance(data, list):
+        data = {"suite": _stem_name(path), "cases": data}
+    return _build(data, path, lines)
+
+
+# -- YAML ------------------------------------------------------------------------------------
+
+
+class _YamlLines:
+    """Line numbers (1-based) of the cases and of their keys, from the YAML node tree."""
+
+    def __init__(self, root: yaml.Node | None) -> None:
+        self._top: dict[str, int] = {}
+        self._cases: list[tuple[int, dict[str, int]]] = []
+        if not isinstance(root, yaml.MappingNode):
+            return
+        for key, value in root.value:
+            self._top[str(key.value)] = key.start_mark.line + 1
+            if key.value == "cases" and isinstance(value, yaml.SequenceNode):
+                for item in value.value:
+                    keys = {}
+                    if isinstance(item, yaml.MappingNode):
+                        keys = {str(k.value): k.start_mark.line + 1 for k, _ in item.value}
+                    self._cases.append((item.start_mark.line + 1, keys))
+
+    def top(self, key: str) -> int | None:
+        return self._top.get(key)
+
+    def case(self, index: int, key: str | None = None) -> int | None:
+        if index >= len(self._cases):
+            return None
+        line, keys = self._cases[index]
+        return keys.get(key, line) if key else line
+
+
+def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        _reject_duplicate_keys(root, path)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise SuiteError(
+            f"YAML syntax error: {problem}",
+            path=path,
+            line=line,
+            hint="check indentation and quoting around this line",
+        ) from None
+    except yaml.YAMLError as exc:
+        raise SuiteError(f"YAML error: {exc}", path=path) from None
+    if data is None:
+        raise SuiteError("file is empty", path=path, hint="a suite needs 'suite:' and 'cases:'")
+    return data, _YamlLines(root)
+
+
+def _reject_duplicate_keys(node: yaml.Node | None, path: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            name = str(key.value)
+            if name in seen:
+                raise SuiteError(
+                    f"duplicate key {name!r} in one mapping",
+                    path=path,
+                    line=key.start_mark.line + 1,
+                    hint="each key may appear once; the second would silently replace the first",
+                )
+            seen.add(name)
+            _reject_duplicate_keys(value, path)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _reject_duplicate_keys(item, path)
+
+
+# -- JSON / JSONL ----------------------------------------------------------------------------
+
+
+class _JsonLines:
+    """Best-effort line numbers in a JSON file: the line where a case's id first appears."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._ids: list[str] = []
+
+    def top(self, key: str) -> int | None:
+        return self._find(f'"{key}"')
+
+    def case(self, index: int, key: str | None = None) -> int | None:  # noqa: ARG002
+        if index < len(self._ids):
+            return self._find(json.dumps(self._ids[index]))
+        return None
+
+    def remember_ids(self, ids: list[str]) -> None:
+        self._ids = ids
+
+    def _find(self, needle: str) -> int | None:
+        pos = self._text.find(needle)
+        return self._text.count("\n", 0, pos) + 1 if pos >= 0 else None
+
+
+def _parse_json(text: str, path: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"JSON syntax error: {exc.msg}", path=path, line=exc.lineno) from None
+    except RecursionError:
+        raise SuiteError("JSON nested too deeply", path=path) from None
+
+
+def _from_jsonl(text: str, path: str) -> Suite:
+    cases: list[Case] = []
+    seen: dict[str, int] = {}
+    name = _stem_name(path)
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
+        if not isinstance(record, dict):
+            raise SuiteError("each line must be a JSON object (one case)", path=path, line=lineno)
+        suite = record.pop("suite", name)
+        case = _validate_case(record, suite, path, lambda _k, n=lineno: n)
+        _check_unique(case, seen, path, lineno)
+        cases.append(case)
+    if not cases:
+        raise SuiteError("no cases in file", path=path, hint="one JSON object per line")
+    suite_names = {c.suite for c in cases}
+    if len(suite_names) > 1:
+        raise SuiteError(f"cases name several suites: {sorted(suite_names)}", path=path)
+    return Suite(name=cases[0].suite, cases=tuple(cases), source=path)
+
+
+# -- shared ----------------------------------------------------------------------------------
+
+
+def _stem_name(path: str) -> str:
+    stem = re.sub(r"[^a-z0-9_]", "_", Path(path).stem.lower())
+    return stem or "suite"
+
+
+def _build(data: Any, path: str, lines: _YamlLines | _JsonLines) -> Suite:
+    if not isinstance(data, Mapping):
+        raise SuiteError(
+            f"top level must be a mapping with 'suite' and 'cases', not {type(data).__name__}",
+            path=path,
+            line=1,
+        )
+    header = _validate_header(data, path, lines)
+    raw_cases = header.cases
+    if isinstance(lines, _JsonLines):
+        lines.remember_ids([str(c.get("id", "")) if isinstance(c, dict) else "" for c in raw_cases])
+    cases: list[Case] = []
+    seen: dict[str, int] = {}
+    for index, raw in enumerate(raw_cases):
+        line = lines.case(index)
+        if not isinstance(raw, Mapping):
+            raise SuiteError(f"case #{index + 1} must be a mapping", path=path, line=line)
+        merged = {**header.defaults, **raw}
+        case = _validate_case(merged, header.suite, path, lambda k, i=index: lines.case(i, k))
+        _check_unique(case, seen, path, line)
+        cases.append(case)
+    if not cases:
+        raise SuiteError("suite has no cases", path=path, line=lines.top("cases"))
+    return Suite(
+        name=header.suite,
+        description=header.description,
+        weight=header.weight,
+        cases=tuple(cases),
+        source=path,
+    )
+
+
+def _validate_header(data: Mapping[str, Any], path: str, lines: _YamlLines | _JsonLines) -> Any:
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise SuiteError(
+                f"unknown top-level key {key!r}",
+                path=path,
+                line=lines.top(str(key)),
+                hint=_suggest(str(key), _TOP_KEYS),
+            )
+    for key in ("suite", "cases"):
+        if key not in data:
+            raise SuiteError(f"missing required key {key!r}", path=path, line=1)
+    try:
+        return _SuiteHeader.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0])
+        raise SuiteError(_describe(err), path=path, line=lines.top(key)) from None
+
+
+def _validate_case(
+    raw: Mapping[str, Any], suite: str, path: str, line_of: Any
+) -> Case:
+    case_id = str(raw["id"]) if "id" in raw and raw["id"] is not None else None
+    for key in raw:
+        if key not in _CASE_KEYS:
+            raise SuiteError(
+                f"unknown key {key!r}",
+                path=path,
+                line=line_of(str(key)),
+                case_id=case_id,
+                hint=_suggest(str(key), _CASE_KEYS),
+            )
+    if "suite" in raw and raw["suite"] != suite:
+        raise SuiteError(
+            f"case names suite {raw['suite']!r} but the file is suite {suite!r}",
+            path=path,
+            line=line_of("suite"),
+            case_id=case_id,
+        )
+    if "id" not in raw:
+        raise SuiteError("missing required key 'id'", path=path, line=line_of(None))
+    if "input" not in raw:
+        raise SuiteError(
+            "missing required key 'input'",
+            path=path,
+            line=line_of(None),
+            case_id=case_id,
+            hint="give the text (or list of messages) sent to the model",
+        )
+    try:
+        return Case.model_validate({**raw, "suite": suite})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else None
+        raise SuiteError(_describe(err), path=path, line=line_of(key), case_id=case_id) from None
+
+
+def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) -> None:
+    if case.id in seen:
+        raise SuiteError(
+            f"duplicate case id (first used by case #{seen[case.id]})",
+            path=path,
+            line=line,
+            case_id=case.id,
+            hint="case ids must be unique within a suite",
+        )
+    seen[case.id] = len(seen) + 1
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    loc = ".".join(str(p) for p in err["loc"])
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    got = err.get("input")
+    shown = "" if isinstance(got, (dict, list)) or got is None else f" (got {got!r})"
+    return f"{loc}: {msg}{shown}" if loc else f"{msg}{shown}"
+
+
+def _suggest(key: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return "allowed keys: " + ", ".join(known)
+
+
+def iter_suite_files(folder: Path) -> Iterator[Path]:
+    """Suite files directly inside ``folder``, sorted by name."""
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() in SUITE_SUFFIXES and path.is_file():
+            yield path

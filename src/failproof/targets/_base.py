@@ -1,0 +1,97 @@
+"""The target interface: anything that turns a `Case` into a `Response`."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from types import TracebackType
+from typing import Any, ClassVar, Self
+
+from failproof.core import Case, Response
+from failproof.errors import TargetError
+from failproof.registry import Registry
+
+__all__ = [
+    "CallError",
+    "Target",
+    "TargetFactory",
+    "create_target",
+    "parse_target_spec",
+    "targets",
+]
+
+
+class CallError(Exception):
+    """A call to the target failed. The runner retries it when ``retryable`` is true.
+
+    ``retry_after`` (seconds) carries the server's ``Retry-After`` when it sent one.
+    ``status`` is the HTTP status or a short code (``timeout``, ``connection``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        status: int | str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.status = status
+
+
+class Target(ABC):
+    """Base of every target: one abstract async method, `generate`, and a lifecycle.
+
+    Use it as ``async with target: ...`` (or call `aclose`). Subclasses override
+    `max_concurrency` when the target cannot take the runner's concurrency (a local model runs
+    one request at a time), and `identity` to describe themselves (never with secrets).
+    """
+
+    name: ClassVar[str] = "target"
+    max_concurrency: int | None = None
+
+    @abstractmethod
+    async def generate(self, case: Case) -> Response:
+        """Send ``case`` and return the response; raise `CallError` when the call failed."""
+
+    def identity(self) -> dict[str, Any]:
+        """What this target is, for reports and the cache key. Never includes secrets."""
+        return {"name": self.name}
+
+    async def aclose(self) -> None:
+        """Release connections, processes or models held by the target."""
+        return None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+TargetFactory = Callable[[str, Mapping[str, Any]], Target]
+targets: Registry[TargetFactory] = Registry("target")
+
+
+def parse_target_spec(spec: str) -> tuple[str, str]:
+    """Split ``scheme:argument`` (``openai:gpt-4o-mini``, ``replay:out.jsonl``, ``mock``)."""
+    scheme, _, argument = spec.strip().partition(":")
+    if not scheme:
+        raise TargetError(f"empty target spec {spec!r}", hint="e.g. --target mock or openai:MODEL")
+    return scheme.lower(), argument
+
+
+def create_target(spec: str, options: Mapping[str, Any] | None = None) -> Target:
+    """Create the target named by ``spec`` through the target registry."""
+    scheme, argument = parse_target_spec(spec)
+    factory = targets.get(scheme)
+    return factory(argument, options or {})
