@@ -1,0 +1,5 @@
+"""Statistics shared by the scorers' aggregations: confidence intervals."""
+
+from failproof.stats._intervals import Interval, bootstrap_mean, wilson
+
+__all__ = ["Interval", "bootstrap_mean", "wilson"]

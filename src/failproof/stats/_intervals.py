@@ -1,0 +1,80 @@
+"""Confidence intervals: Wilson for proportions, a seeded percentile bootstrap for means."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Interval", "bootstrap_mean", "wilson"]
+
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A point estimate with its lower and upper bounds (``None`` bounds when n is 0)."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    n: int
+    method: str
+    confidence: float = 0.95
+
+    def as_dict(self) -> dict[str, float | int | str | None]:
+        return {
+            "estimate": self.estimate,
+            "low": self.low,
+            "high": self.high,
+            "n": self.n,
+            "method": self.method,
+            "confidence": self.confidence,
+        }
+
+
+def _z(confidence: float) -> float:
+    if confidence == 0.95:
+        return _Z95
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> Interval:
+    """Wilson score interval of ``successes / n``; with n = 0 every field but n is None."""
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
+    if n == 0:
+        return Interval(None, None, None, 0, "wilson", confidence)
+    z = _z(confidence)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n, "wilson", confidence)
+
+
+def bootstrap_mean(
+    values: Sequence[float],
+    *,
+    seed: int = 0,
+    resamples: int = 2000,
+    confidence: float = 0.95,
+) -> Interval:
+    """Percentile bootstrap interval of the mean, from an explicit seed (never global state)."""
+    n = len(values)
+    if n == 0:
+        return Interval(None, None, None, 0, "bootstrap", confidence)
+    data = np.asarray(values, dtype=float)
+    mean = float(data.mean())
+    if n == 1 or float(data.min()) == float(data.max()):
+        return Interval(mean, mean, mean, n, "bootstrap", confidence)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(resamples, n))
+    means = data[idx].mean(axis=1)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return Interval(mean, float(low), float(high), n, "bootstrap", confidence)
