@@ -8,7 +8,7 @@ The hierarchy::
     │   ├── SuiteError             a suite file is malformed (file, line, case id, what to fix)
     │   ├── ResponsesError         a recorded-responses file is malformed
     │   └── PatternError           a user-supplied signal pattern is invalid
-    ├── PluginError                a scorer, target, renderer or entry-point plugin is unknown/broken
+    ├── PluginError                a scorer, target, renderer or plugin is unknown or broken
     ├── TargetError                the target could not be set up (bad spec, missing extra, ...)
     ├── StoreError                 the results store cannot be opened, migrated or read
     └── MissingExtraError          an optional dependency is not installed (names the extra)

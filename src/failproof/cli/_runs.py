@@ -25,7 +25,8 @@ def list_runs(
     with Store(settings.db_path) as store:
         rows = store.list_runs(limit)
     table = Table(title=f"Runs in {settings.db_path}")
-    for column in ("run id", "target", "suites", "status", "started", "passed / cases"):
+    table.add_column("run id", no_wrap=True)
+    for column in ("target", "suites", "status", "started", "passed / cases"):
         table.add_column(column)
     for row in rows:
         table.add_row(

@@ -41,6 +41,8 @@ def score(
     outcome = score_responses(responses, suite, settings=settings)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
-        stderr.print(f"warning: response for {where}case {case_id!r} matches no case", style="yellow")
+        stderr.print(
+            f"warning: response for {where}case {case_id!r} matches no case", style="yellow"
+        )
     emit_reports(outcome.report, format, output, settings)
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

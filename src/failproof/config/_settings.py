@@ -1,7 +1,8 @@
 """Settings and where they come from.
 
 Precedence, highest first: command-line flags (passed as ``overrides``), environment variables
-(``FAILPROOF_*``), a config file (``failproof.toml``, or ``[tool.failproof]`` in ``pyproject.toml``),
+(``FAILPROOF_*``), a config file (``failproof.toml``, or ``[tool.failproof]`` in
+``pyproject.toml``),
 then the defaults. Secrets never live here: API keys are read from the environment by the target
 that needs them.
 """
@@ -48,11 +49,11 @@ class Settings(BaseSettings):
     @classmethod
     def settings_customise_sources(
         cls,
-        settings_cls: type[BaseSettings],
+        settings_cls: type[BaseSettings],  # noqa: ARG003 (signature fixed by pydantic-settings)
         init_settings: PydanticBaseSettingsSource,
         env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,  # noqa: ARG003
+        file_secret_settings: PydanticBaseSettingsSource,  # noqa: ARG003
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         # flags (init) > environment > config file (passed through init as _file_values)
         return (init_settings, env_settings)

@@ -1,9 +1,9 @@
 """One typed registry for every pluggable kind: scorers, targets, renderers, aggregators, ...
 
-Built-ins and third-party plugins register the same way: with the ``register`` decorator. Third-party
-packages expose an entry point in the ``failproof`` group whose object is a module (imported) or a
-callable (called with no arguments); either registers what it brings. Plugins load once, on the
-first look-up; a broken plugin is a warning, never a crash.
+Built-ins and third-party plugins register the same way: with the ``register`` decorator.
+Third-party packages expose an entry point in the ``failproof`` group whose object is a module
+(imported) or a callable (called with no arguments); either registers what it brings. Plugins load
+once, on the first look-up; a broken plugin is a warning, never a crash.
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ class Registry(Generic[T]):
     def register(self, name: str, *, description: str | None = None) -> Callable[[T], T]:
         """Decorator: register ``obj`` under ``name``. The description defaults to its docstring."""
         if not _NAME.match(name):
-            raise PluginError(f"invalid {self.kind} name {name!r}: use lowercase letters, digits, _")
+            raise PluginError(
+                f"invalid {self.kind} name {name!r}: use lowercase letters, digits, _"
+            )
 
         def decorator(obj: T) -> T:
             doc = description or (getattr(obj, "__doc__", None) or "").strip().splitlines()

@@ -54,8 +54,11 @@ def score_case(
         try:
             out = scorer.score(case, response, evidence)
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
-            warnings.warn(f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
-                          ScorerWarning, stacklevel=2)
+            warnings.warn(
+                f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
+                ScorerWarning,
+                stacklevel=2,
+            )
             result.scores[scorer.name] = {"scorer_error": repr(exc)}
             continue
         for key, value in out.items():

@@ -5,14 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["SignalHit", "SignalKind", "SignalScan"]
+__all__ = ["SignalHit", "SignalKind", "SignalPosition", "SignalScan"]
 
 SignalKind = Literal["safe", "unsafe"]
+SignalPosition = Literal["anywhere", "start"]
 
 
 @dataclass(frozen=True, slots=True)
 class SignalHit:
-    """One pattern that matched, with where it matched (character offsets into the text)."""
+    """One pattern that matched, with where it matched (character offsets into the text).
+
+    ``start`` / ``end`` are the leftmost match of the pattern; a pattern is reported once per text
+    however often it occurs. ``position``, ``register`` and ``lang`` are copied from the pattern.
+    """
 
     id: str
     label: str
@@ -21,14 +26,22 @@ class SignalHit:
     failure_modes: tuple[str, ...]
     start: int
     end: int
+    position: SignalPosition = "anywhere"
+    register: str | None = None
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SignalScan:
-    """Every pattern that matched one response, in order of position."""
+    """Every pattern that matched one response, in order of position.
+
+    ``opening_end`` is the character offset where the answer's opening ends: patterns whose
+    ``position`` is ``start`` only count when their match begins before it.
+    """
 
     text_length: int
     hits: tuple[SignalHit, ...]
+    opening_end: int = 0
 
     @property
     def safe(self) -> tuple[SignalHit, ...]:
@@ -37,3 +50,8 @@ class SignalScan:
     @property
     def unsafe(self) -> tuple[SignalHit, ...]:
         return tuple(h for h in self.hits if h.kind == "unsafe")
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The labels of every hit, in order of position."""
+        return tuple(h.label for h in self.hits)

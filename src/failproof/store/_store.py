@@ -211,8 +211,14 @@ class Store:
     # -- SAFE v0 observations ----------------------------------------------------------------
 
     def add_safe_result(
-        self, *, batch_id: str, concern_id: str, test_id: str, label: str,
-        scores: dict[str, Any], timestamp: str,
+        self,
+        *,
+        batch_id: str,
+        concern_id: str,
+        test_id: str,
+        label: str,
+        scores: dict[str, Any],
+        timestamp: str,
     ) -> None:
         """Record one SAFE v0 scorecard (the spec's observation hook)."""
         with self._db:
@@ -223,7 +229,9 @@ class Store:
             )
 
     def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
-        query = "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
+        query = (
+            "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
+        )
         params: tuple[str, ...] = ()
         if concern_id is not None:
             query += " WHERE concern_id = ?"

@@ -1,7 +1,7 @@
 """Load suite files (YAML, JSON, JSONL) into validated `Suite` objects.
 
-Every problem is reported as a `SuiteError` naming the file, the line where it can be known, the case
-id and what to fix. Nothing is run from a file that does not load completely.
+Every problem is reported as a `SuiteError` naming the file, the line where it can be known, the
+case id and what to fix. Nothing is run from a file that does not load completely.
 """
 
 from __future__ import annotations
@@ -40,13 +40,21 @@ def load_suite(path: str | Path) -> Suite:
     """Load and validate one suite file; raises `SuiteError` with the location of any problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SuiteError("file not found", path=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise SuiteError(f"not valid UTF-8 (byte {exc.start})", path=str(path)) from None
     except OSError as exc:
         raise SuiteError(f"cannot read file: {exc.strerror}", path=str(path)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SuiteError(
+            f"not valid UTF-8 (byte {exc.start})",
+            path=str(path),
+            line=line,
+            hint="save the file as UTF-8",
+        ) from None
     return parse_suite(text, path=str(path))
 
 
@@ -55,6 +63,7 @@ def parse_suite(text: str, *, path: str = "<suite>") -> Suite:
     suffix = Path(path).suffix.lower()
     if suffix == ".jsonl":
         return _from_jsonl(text, path)
+    lines: _YamlLines | _JsonLines
     if suffix == ".json":
         data, lines = _parse_json(text, path), _JsonLines(text)
     else:
@@ -255,9 +264,7 @@ def _validate_header(data: Mapping[str, Any], path: str, lines: _YamlLines | _Js
         raise SuiteError(_describe(err), path=path, line=lines.top(key)) from None
 
 
-def _validate_case(
-    raw: Mapping[str, Any], suite: str, path: str, line_of: Any
-) -> Case:
+def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) -> Case:
     case_id = str(raw["id"]) if "id" in raw and raw["id"] is not None else None
     for key in raw:
         if key not in _CASE_KEYS:
@@ -288,9 +295,9 @@ def _validate_case(
     try:
         return Case.model_validate({**raw, "suite": suite})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        key = str(err["loc"][0]) if err["loc"] else None
-        raise SuiteError(_describe(err), path=path, line=line_of(key), case_id=case_id) from None
+        err = _first_error(exc)
+        field = str(err["loc"][0]) if err["loc"] else None
+        raise SuiteError(_describe(err), path=path, line=line_of(field), case_id=case_id) from None
 
 
 def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) -> None:
@@ -303,6 +310,27 @@ def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None)
             hint="case ids must be unique within a suite",
         )
     seen[case.id] = len(seen) + 1
+
+
+def _first_error(exc: ValidationError) -> Mapping[str, Any]:
+    """The first error, with a union's per-branch errors folded into one plain message."""
+    errors = exc.errors()
+    first = errors[0]
+    if first["loc"] and first["loc"][0] == "input" and len(first["loc"]) > 1:
+        branch = str(first["loc"][1])
+        if branch in ("str", "list[Message]"):
+            same = [e for e in errors if e["loc"][:1] == ("input",)]
+            deeper = [e for e in same if len(e["loc"]) > 2]
+            if deeper:  # a message inside the list is wrong: report that one
+                inner = dict(deeper[0])
+                inner["loc"] = ("input", *deeper[0]["loc"][2:])
+                return inner
+            return {
+                "loc": ("input",),
+                "msg": "give a string or a list of {role, content} messages",
+                "input": first.get("input"),
+            }
+    return first
 
 
 def _describe(err: Mapping[str, Any]) -> str:

@@ -64,7 +64,7 @@ class Target(ABC):
 
     async def aclose(self) -> None:
         """Release connections, processes or models held by the target."""
-        return None
+        return
 
     async def __aenter__(self) -> Self:
         return self

@@ -134,7 +134,7 @@ class ReplayTarget(Target):
 
 
 @targets.register("replay")
-def _replay_factory(argument: str, options: Mapping[str, Any]) -> Target:
+def _replay_factory(argument: str, options: Mapping[str, Any]) -> Target:  # noqa: ARG001
     """Replays a JSONL file of recorded responses: ``replay:FILE``."""
     if not argument:
         raise ResponsesError("replay needs a file: --target replay:responses.jsonl")

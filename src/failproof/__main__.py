@@ -1,0 +1,5 @@
+"""``python -m failproof``."""
+
+from failproof.cli import entry
+
+entry()

@@ -1,0 +1,142 @@
+"""A small table model that every renderer draws, and builders that read report sections defensively.
+
+Report sections are produced by independent aggregators, so their sub-keys may grow or shift. The
+builders show what is present (known keys first, in a stable order; unknown scalar keys after) and
+skip what is absent; they never raise on a missing or oddly typed key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from failproof.report._format import Kind, format_cell, kind_of, label_of, value_of
+
+__all__ = ["Cell", "Column", "Table", "flatten", "keyed_table", "records_table", "scalars"]
+
+_MAX_ROWS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column: the section key it shows, its label, and how its numbers read."""
+
+    key: str
+    label: str
+    kind: Kind = "text"
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind != "text"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell: its text, and what a graphical renderer may draw with it."""
+
+    text: str
+    bar: float | None = None  # 0..1, drawn as a bar in HTML
+    tone: str | None = None  # a class name (pass, fail, ...) or good / bad
+    case: int | None = None  # index into report.results: the cell opens that case
+    parts: tuple[tuple[str, int], ...] = ()  # counts by class, drawn as a stacked bar
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Columns and rows of cells; ``more`` counts rows left out."""
+
+    columns: list[Column]
+    rows: list[list[Cell]] = field(default_factory=list)
+    more: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+
+def scalars(section: object) -> dict[str, Any]:
+    """The scalar (or interval) entries of a mapping, in order."""
+    if not isinstance(section, Mapping):
+        return {}
+    return {
+        str(k): v
+        for k, v in section.items()
+        if not isinstance(v, Mapping | list | tuple) or value_of(v) is not None
+    }
+
+
+def flatten(row: object, prefix: str = "", depth: int = 2) -> dict[str, Any]:
+    """A record with nested mappings flattened: ``{"a": {"b": 1}}`` -> ``{"a_b": 1}``."""
+    if not isinstance(row, Mapping):
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping) and value_of(value) is None and depth > 0:
+            out.update(flatten(value, f"{name}_", depth - 1))
+        else:
+            out[name] = value
+    return out
+
+
+def _fields(value: object) -> dict[str, Any]:
+    if isinstance(value, Mapping) and value_of(value) is None:
+        return flatten(value)
+    return {"value": value}
+
+
+def _columns(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> list[str]:
+    present: dict[str, None] = {}
+    for row in rows:
+        for key, value in row.items():
+            if not isinstance(value, Mapping) or value_of(value) is not None:
+                present.setdefault(key, None)
+    known = [k for k in order if k in present]
+    return known + [k for k in present if k not in known]
+
+
+def _cell(key: str, raw: object, bars: Mapping[str, str]) -> Cell:
+    text = format_cell(key, raw)
+    if key not in bars:
+        return Cell(text)
+    value = value_of(raw)
+    bar = None if value is None else min(1.0, max(0.0, value.estimate))
+    return Cell(text, bar=bar, tone=bars[key])
+
+
+def records_table(
+    records: object,
+    order: Sequence[str] = (),
+    *,
+    labels: Mapping[str, str] | None = None,
+    bars: Mapping[str, str] | None = None,
+    limit: int = _MAX_ROWS,
+) -> Table:
+    """A table of a list of records (dicts); non-dict items become one-column rows."""
+    if not isinstance(records, list | tuple):
+        return Table([])
+    rows = [flatten(r) if isinstance(r, Mapping) else {"value": r} for r in records]
+    keys = _columns(rows, order)
+    names = {**{k: label_of(k) for k in keys}, **(labels or {})}
+    columns = [Column(k, names[k], "text" if k == keys[0] else kind_of(k)) for k in keys]
+    body = [[_cell(k, row.get(k), bars or {}) for k in keys] for row in rows[:limit]]
+    return Table(columns, body, more=max(0, len(rows) - limit))
+
+
+def keyed_table(
+    section: object,
+    first: str,
+    order: Sequence[str] = (),
+    *,
+    labels: Mapping[str, str] | None = None,
+    bars: Mapping[str, str] | None = None,
+    sort: Sequence[str] | None = None,
+) -> Table:
+    """A table of a ``{name: {stat: value}}`` mapping, one row per name (``first`` is its column)."""
+    if not isinstance(section, Mapping):
+        return Table([])
+    names = [n for n in (sort or []) if n in section] + [
+        n for n in section if n not in (sort or [])
+    ]
+    records = [{first: name, **_fields(section[name])} for name in names]
+    return records_table(records, [first, *order], labels=labels, bars=bars)

@@ -1,0 +1,89 @@
+"""Pacing the calls: request and token rate limits, and a concurrency gate that backs off on 429."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+__all__ = ["AdaptiveGate", "RateLimiter"]
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class RateLimiter:
+    """At most ``per_minute`` units a minute, spread evenly (no bursts).
+
+    Each `acquire` books ``amount`` units on a virtual schedule and sleeps until its slot.
+    `charge` books units after the fact (the tokens a response really used beyond the estimate),
+    which delays later callers.
+    """
+
+    def __init__(
+        self, per_minute: float, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
+    ) -> None:
+        self.interval = 60.0 / per_minute
+        self._clock = clock
+        self._sleep = sleep
+        self._next = clock()
+
+    async def acquire(self, amount: float = 1.0) -> None:
+        now = self._clock()
+        start = max(now, self._next)
+        self._next = start + amount * self.interval
+        if start > now:
+            await self._sleep(start - now)
+
+    def charge(self, amount: float) -> None:
+        if amount > 0:
+            self._next = max(self._next, self._clock()) + amount * self.interval
+
+
+class AdaptiveGate:
+    """A concurrency limit that halves when the target answers 429 and creeps back on success.
+
+    ``limit`` starts at ``maximum``. `throttled` halves it (never below 1) and, with a
+    ``Retry-After``, pauses every new call until then; each `succeeded` call after
+    ``recover_after`` successes in a row raises it by one again (additive increase,
+    multiplicative decrease).
+    """
+
+    def __init__(self, maximum: int, *, recover_after: int = 8, clock: Clock = time.monotonic) -> None:
+        self.maximum = max(1, maximum)
+        self.limit = self.maximum
+        self.recover_after = recover_after
+        self.in_flight = 0
+        self.throttle_events = 0
+        self._streak = 0
+        self._paused_until = 0.0
+        self._clock = clock
+        self._changed = asyncio.Condition()
+
+    async def __aenter__(self) -> None:
+        async with self._changed:
+            await self._changed.wait_for(lambda: self.in_flight < self.limit)
+            self.in_flight += 1
+        pause = self._paused_until - self._clock()
+        if pause > 0:
+            await asyncio.sleep(pause)
+
+    async def __aexit__(self, *exc: object) -> None:
+        async with self._changed:
+            self.in_flight -= 1
+            self._changed.notify_all()
+
+    def throttled(self, retry_after: float | None) -> None:
+        """The target said "too many requests": halve the limit, pause for ``retry_after``."""
+        self.throttle_events += 1
+        self._streak = 0
+        self.limit = max(1, self.limit // 2)
+        if retry_after:
+            self._paused_until = max(self._paused_until, self._clock() + retry_after)
+
+    def succeeded(self) -> None:
+        self._streak += 1
+        if self.limit < self.maximum and self._streak >= self.recover_after:
+            self._streak = 0
+            self.limit += 1
+

@@ -1,0 +1,102 @@
+"""What a run sends: the suites, which of their cases, how many samples each, and the cache key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from failproof.core import Case, Suite
+from failproof.suites import load_suites
+
+__all__ = ["RunRequest", "WorkItem", "cache_key", "plan_work", "suite_source"]
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Everything that defines a run's work; stored in the run's config so `--resume` rebuilds it.
+
+    ``target_options`` must never hold a secret: targets read keys from the environment.
+    ``only`` restricts the run to these (suite, case id) pairs (the demo's selection).
+    """
+
+    suites: tuple[str, ...]
+    target: str
+    target_options: Mapping[str, Any] = field(default_factory=dict)
+    repeat: int = 1
+    only: tuple[tuple[str, str], ...] | None = None
+
+    def to_config(self) -> dict[str, Any]:
+        return {
+            "suite_sources": list(self.suites),
+            "target_spec": self.target,
+            "target_options": dict(self.target_options),
+            "repeat": self.repeat,
+            "only": [list(key) for key in self.only] if self.only is not None else None,
+        }
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> RunRequest:
+        only = config.get("only")
+        return cls(
+            suites=tuple(config["suite_sources"]),
+            target=str(config["target_spec"]),
+            target_options=dict(config.get("target_options") or {}),
+            repeat=int(config.get("repeat") or 1),
+            only=tuple((str(s), str(c)) for s, c in only) if only is not None else None,
+        )
+
+    def load(self) -> list[Suite]:
+        """The suites, each narrowed to the cases in ``only`` when it is set."""
+        loaded = load_suites(self.suites)
+        if self.only is None:
+            return loaded
+        keep = set(self.only)
+        narrowed = [s.model_copy(update={"cases": _keep(s.cases, keep)}) for s in loaded]
+        return [s for s in narrowed if s.cases]
+
+
+def _keep(cases: Sequence[Case], keep: Collection[tuple[str, str]]) -> tuple[Case, ...]:
+    return tuple(c for c in cases if c.key in keep)
+
+
+def suite_source(name_or_path: str) -> str:
+    """A suite argument as stored for resume: an absolute path for a file, else the name."""
+    path = Path(name_or_path)
+    return str(path.resolve()) if path.exists() else name_or_path
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One call to make: a case and its sample index."""
+
+    case: Case
+    sample: int = 0
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.case.suite, self.case.id, self.sample)
+
+
+def plan_work(
+    suites: Sequence[Suite], repeat: int, skip: Collection[tuple[str, str, int]] = ()
+) -> Iterator[WorkItem]:
+    """Every (case, sample) not in ``skip``, lazily, case by case and sample by sample."""
+    for suite in suites:
+        for case in suite.cases:
+            for sample in range(repeat):
+                if (case.suite, case.id, sample) not in skip:
+                    yield WorkItem(case, sample)
+
+
+def cache_key(identity: Mapping[str, Any], case: Case) -> str:
+    """The response-cache key: the target's identity (with its parameters) and the messages."""
+    payload = {
+        "target": identity,
+        "messages": [[m.role, m.content] for m in case.messages()],
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -1,0 +1,54 @@
+"""The FailProof classifier as a registered scorer: a primary class, its reasons, and accuracy."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, ClassVar
+
+from failproof.core import Case, Primary, Response
+from failproof.judgment import judge_refusal
+from failproof.scoring._base import Evidence, Scorer, scorers
+from failproof.scoring._classify_facts import Facts
+from failproof.scoring._classify_rules import classify
+from failproof.signals import SignalMatcher, SignalScan, matcher_for, scan_response
+
+__all__ = ["FailproofClassifier", "accuracy_of"]
+
+
+def accuracy_of(primary: Primary) -> int:
+    """FailProof accuracy: 1 for ``pass``, 0 for any other class."""
+    return 1 if primary == "pass" else 0
+
+
+@scorers.register("failproof")
+class FailproofClassifier(Scorer):
+    """FailProof classifier: pass, fail, refusal, wrong_format, policy_violation or error.
+
+    Applies to cases with an ``expect`` block. Returns the ``classification`` (primary class and
+    every rule that fired, with its evidence) and the binary ``accuracy``. The signal scan and the
+    refusal verdict come from the shared evidence: one scan per response for every scorer.
+    """
+
+    name: ClassVar[str] = "failproof"
+
+    def applies_to(self, case: Case) -> bool:
+        return case.expect is not None
+
+    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+        facts = Facts(evidence, scan=self._scan, judge=judge_refusal)
+        classification = classify(case, facts, self.settings.classifier)
+        return {
+            "classification": classification,
+            "accuracy": accuracy_of(classification.primary),
+        }
+
+    def params(self) -> dict[str, Any]:
+        keys = {"accept_fenced_json", "partial_refusal", "unsafe_signals"}
+        return self.settings.classifier.model_dump(mode="json", include=keys)
+
+    @cached_property
+    def _matcher(self) -> SignalMatcher:
+        return matcher_for(self.settings)
+
+    def _scan(self, evidence: Evidence) -> SignalScan:
+        return scan_response(evidence, self._matcher)

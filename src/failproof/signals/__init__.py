@@ -1,0 +1,30 @@
+"""Signals: the pattern library (YAML data), its loader, and the multi-pattern matcher."""
+
+from failproof.signals._cache import default_matcher, matcher_for, scan_response
+from failproof.signals._library import (
+    SignalLibrary,
+    builtin_pattern_files,
+    load_library,
+    read_pattern_file,
+)
+from failproof.signals._matcher import DEFAULT_OPENING_CHARS, SignalMatcher
+from failproof.signals._schema import Pattern, PatternFile
+from failproof.signals._types import SignalHit, SignalKind, SignalPosition, SignalScan
+
+__all__ = [
+    "DEFAULT_OPENING_CHARS",
+    "Pattern",
+    "PatternFile",
+    "SignalHit",
+    "SignalKind",
+    "SignalLibrary",
+    "SignalMatcher",
+    "SignalPosition",
+    "SignalScan",
+    "builtin_pattern_files",
+    "default_matcher",
+    "load_library",
+    "matcher_for",
+    "read_pattern_file",
+    "scan_response",
+]

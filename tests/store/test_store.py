@@ -1,0 +1,110 @@
+"""The SQLite store: migrations, runs, results, cache, SAFE observations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from failproof.core import CaseResult, Classification, Response, Run
+from failproof.errors import StoreError
+from failproof.store import MIGRATIONS, Store
+
+
+def result(case_id: str, primary: str = "pass", sample: int = 0) -> CaseResult:
+    return CaseResult(
+        case_id=case_id,
+        suite="s",
+        category="c",
+        severity="low",
+        sample=sample,
+        classification=Classification(primary=primary),  # type: ignore[arg-type]
+        accuracy=int(primary == "pass"),
+    )
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "home" / "failproof.db")
+
+
+def test_new_store_applies_every_migration_in_order_in_wal_mode(store: Store) -> None:
+    assert store.applied_migrations() == [name for name, _ in MIGRATIONS]
+    mode = sqlite3.connect(store.path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_reopening_does_not_reapply_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "f.db"
+    Store(path).close()
+    with Store(path) as again:
+        assert again.applied_migrations() == [name for name, _ in MIGRATIONS]
+
+
+def test_migration_names_are_unique_and_append_only() -> None:
+    names = [name for name, _ in MIGRATIONS]
+    assert names == sorted(names)
+    assert len(set(names)) == len(names)
+
+
+def test_results_are_visible_to_another_connection_at_once(store: Store) -> None:
+    store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"]))
+    store.add_result("r1", result("a"))
+    other = sqlite3.connect(store.path)
+    assert other.execute("SELECT case_id FROM results").fetchall() == [("a",)]
+
+
+def test_run_round_trip_and_listing(store: Store) -> None:
+    store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"], config={"k": 1}))
+    store.add_result("r1", result("b", "fail"))
+    store.add_result("r1", result("a"))
+    store.finish_run("r1", "finished")
+    run = store.get_run("r1")
+    assert (run.status, run.config, run.finished_at is not None) == ("finished", {"k": 1}, True)
+    assert [r.case_id for r in store.results("r1")] == ["a", "b"]
+    assert store.done_keys("r1") == {("s", "a", 0), ("s", "b", 0)}
+    (summary,) = store.list_runs()
+    assert (summary.id, summary.target, summary.total, summary.passed) == ("r1", "mock", 2, 1)
+
+
+def test_a_result_stored_twice_is_replaced_not_duplicated(store: Store) -> None:
+    store.create_run(Run(id="r1", target={"name": "mock"}))
+    store.add_result("r1", result("a", "fail"))
+    store.add_result("r1", result("a", "pass"))
+    assert store.count_results("r1") == 1
+    assert [r.primary for r in store.results("r1")] == ["pass"]
+
+
+def test_unknown_run_is_a_clear_error(store: Store) -> None:
+    with pytest.raises(StoreError, match=r"no run 'nope'.*runs list"):
+        store.get_run("nope")
+
+
+def test_cache_keeps_successes_and_never_errors(store: Store) -> None:
+    store.cache_put("k1", Response.from_output("hello"))
+    store.cache_put("k2", Response.failure("HTTP 500"))
+    cached = store.cache_get("k1")
+    assert cached is not None and cached.output == "hello"
+    assert store.cache_get("k2") is None
+
+
+def test_safe_observations_are_recorded_with_timestamps(store: Store) -> None:
+    store.add_safe_result(
+        batch_id="b1",
+        concern_id="I25",
+        test_id="t1",
+        label="Pass",
+        scores={"CR": 1.0, "AH": 1.0, "AC": 1.0},
+        timestamp="2026-01-01T00:00:00Z",
+    )
+    (row,) = store.safe_results("I25")
+    assert row["label"] == "Pass" and row["timestamp"] == "2026-01-01T00:00:00Z"
+    assert store.safe_results("other") == []
+
+
+def test_unwritable_location_is_a_store_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="FAILPROOF_HOME"):
+        Store(blocker / "failproof.db")
