@@ -6,8 +6,25 @@ are registered through the same decorators as plugins.
 
 from __future__ import annotations
 
+import failproof.generate._char_mutators
+import failproof.generate._wrap_mutators
+import failproof.metrics._aggregate
+import failproof.metrics._geometry
+import failproof.metrics._robustness
 import failproof.metrics._scores
 import failproof.report._console
+import failproof.report._html
+import failproof.report._markdown
 import failproof.report._json
+import failproof.report._junit
+import failproof.runner._consistency
+import failproof.scoring._classifier
+import failproof.scoring._probe
+import failproof.targets._exec
+import failproof.targets._http
+import failproof.targets._local
 import failproof.targets._mock
+import failproof.targets._openai
+import failproof.targets._openai_sdk
+import failproof.targets._python
 import failproof.targets._replay  # noqa: F401

@@ -30,6 +30,14 @@ def score(
         list[str],
         typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
     ],
+    patterns: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--patterns",
+            help="Signal-pattern YAML file that extends or overrides the built-in library "
+            "(a reused id overrides); repeatable.",
+        ),
+    ] = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
@@ -37,7 +45,11 @@ def score(
     verbose: VerboseOpt = False,
 ) -> None:
     """Score recorded responses against suites, store the run and write its reports."""
-    settings = settings_from(config, run__fail_under=fail_under)
+    settings = settings_from(
+        config,
+        run__fail_under=fail_under,
+        probe__patterns=[str(p) for p in patterns] if patterns else None,
+    )
     outcome = score_responses(responses, suite, settings=settings)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""

@@ -6,6 +6,7 @@ from failproof.config._sections import (
     ReportSettings,
     RunSettings,
 )
+from failproof.config._reference import settings_reference
 from failproof.config._settings import Settings, find_config_file, load_settings
 
 __all__ = [
@@ -16,4 +17,5 @@ __all__ = [
     "Settings",
     "find_config_file",
     "load_settings",
+    "settings_reference",
 ]

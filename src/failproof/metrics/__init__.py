@@ -1,13 +1,26 @@
-"""Run-level metrics: the aggregator registry and FailProof's suite and run scores."""
+"""Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
 from failproof.metrics._base import AggregateContext, Aggregator, aggregators
-from failproof.metrics._scores import overall_run_score, suite_score, weighted_run_score
+from failproof.metrics._robustness import VariantPair, pair_variants
+from failproof.metrics._scores import (
+    latency_summary,
+    overall_run_score,
+    penalty_score,
+    percentile,
+    suite_score,
+    weighted_run_score,
+)
 
 __all__ = [
     "AggregateContext",
     "Aggregator",
+    "VariantPair",
     "aggregators",
+    "latency_summary",
     "overall_run_score",
+    "pair_variants",
+    "penalty_score",
+    "percentile",
     "suite_score",
     "weighted_run_score",
 ]

@@ -1,47 +1,156 @@
-"""The compact console summary printed by run / score."""
+"""The compact console summary printed by run / score / report: headline, suites, top failures.
+
+Every string from the report goes in as `rich.text.Text` (never parsed as markup), with control
+characters made visible, so a model output cannot restyle or take over the terminal.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import sys
 from io import StringIO
 
-from rich.console import Console
-from rich.table import Table
+from rich.console import Console, Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
 
+from failproof.core import CaseResult
+from failproof.report._format import excerpt
 from failproof.report._model import Report
+from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
+from failproof.report._present_more import safe_view
 from failproof.report._render import Renderer, renderers
+from failproof.report._verdict import case_verdict
 
-__all__ = ["ConsoleRenderer"]
+__all__ = ["ConsoleRenderer", "plain"]
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_STYLE = {
+    "pass": "green", "fail": "red", "review": "yellow", "refusal": "dark_orange",
+    "wrong_format": "magenta", "policy_violation": "bold red", "error": "bright_black",
+    "unscored": "dim",
+}  # fmt: skip
+_TOP_FAILURES = 8
 
 
-def _pct(value: object) -> str:
-    return f"{value:.1%}" if isinstance(value, float) else "-"
+def plain(text: object, limit: int = 80) -> Text:
+    """Untrusted text, on one line, with control and bidi-override characters shown as escapes."""
+    flat = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", excerpt(text, limit))
+    return Text(flat)
+
+
+def _header(report: Report) -> Text:
+    verdicts = verdict_counts(report)
+    worst = "fail" if verdicts["fail"] else "review" if verdicts["review"] else "pass"
+    return Text.assemble(
+        ("failproof ", "bold"), plain(report.run.id, 60), "   target ",
+        plain(report.run.target.get("name", "?"), 40), f"   {len(report.results):,} cases   ",
+        (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
+        f"  {verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass",
+    )  # fmt: skip
+
+
+def _headline(report: Report) -> Group:
+    grid = RichTable.grid(padding=(0, 2))
+    for _ in range(2):
+        grid.add_column(style="dim")
+        grid.add_column()
+    cells: list[Text] = []
+    for stat in headline(report):
+        ci = Text(f"  {stat.ci}", style="dim") if stat.ci else Text()
+        cells += [Text(stat.label), Text.assemble(Text(stat.text, style="bold"), ci)]
+    for i in range(0, len(cells), 4):
+        grid.add_row(*cells[i : i + 4])
+    counts = [Text.assemble((f"{name.replace('_', ' ')} ", _STYLE.get(name, "")), f"{n:,}   ")
+              for name, n in class_counts(report)]  # fmt: skip
+    return Group(grid, Text.assemble(*counts))
+
+
+def _suites(report: Report) -> RichTable | None:
+    table = suite_table(report)
+    if not table:
+        return None
+    keep = [i for i, c in enumerate(table.columns) if c.key != "counts"][:8]
+    out = RichTable(show_edge=False, pad_edge=False, header_style="bold")
+    for i in keep:
+        col = table.columns[i]
+        out.add_column(col.label, justify="right" if col.numeric else "left")
+    for row in table.rows:
+        out.add_row(*[plain(row[i].text, 40) for i in keep])
+    return out
+
+
+def _failures(report: Report) -> RichTable | None:
+    failing = sorted(
+        (r for r in report.results if case_verdict(r) == "fail"),
+        key=lambda r: (r.primary == "pass", -float((r.case_score or {}).get("weighted_risk") or 0)),
+    )[:_TOP_FAILURES]
+    if not failing:
+        return None
+    out = RichTable(title="top failures", title_justify="left", show_edge=False, pad_edge=False,
+                    header_style="bold")  # fmt: skip
+    out.add_column("case", no_wrap=True, max_width=26)
+    out.add_column("suite", no_wrap=True)
+    out.add_column("class", no_wrap=True)
+    out.add_column("why", no_wrap=True, overflow="ellipsis")
+    for result in failing:
+        cls = Text(result.primary, style=_STYLE.get(result.primary, ""))
+        out.add_row(plain(result.case_id, 28), plain(result.suite, 20), cls, _why(result))
+    return out
+
+
+def _why(result: CaseResult) -> Text:
+    reasons = result.classification.reasons if result.classification else []
+    if reasons:
+        evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
+        return plain(f"{reasons[0].detail}{evidence}", 44)
+    if result.safe_v0 is not None:
+        return plain(f"SAFE v0 {result.safe_v0.get('label')}")
+    return plain(result.error or result.output, 44)
+
+
+def _safe(report: Report) -> Text | None:
+    view = safe_view(report, CaseIndex(report))
+    if view is None or not view.labels:
+        return None
+    parts = [Text("SAFE v0  ", style="bold")]
+    for label, n in view.labels:
+        parts += [Text(f"{label} ", style=_STYLE.get(label.lower(), "")), Text(f"{n:,}   ")]
+    return Text.assemble(*parts)
+
+
+def _use_color() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
 @renderers.register("console")
 class ConsoleRenderer(Renderer):
-    """Headline scores, counts by class, and the suite table, for a terminal."""
+    """Headline scores, counts by class, the suite table and the top failures, for a terminal."""
 
     format = "console"
     filename = ""
 
+    def __init__(self, *, color: bool | None = None, width: int | None = None) -> None:
+        #: ``None``: colour when stdout is a terminal and ``NO_COLOR`` is unset.
+        self.color = color
+        self.width = width
+
     def render(self, report: Report) -> str:
-        buffer = StringIO()
-        console = Console(file=buffer, width=100, force_terminal=False, color_system=None)
-        summary = report.summary
-        console.print(f"failproof run {report.run.id}  target: {report.run.target.get('name')}")
-        console.print(
-            f"overall run score {_pct(summary.get('overall_run_score'))}   "
-            f"weighted {_pct(summary.get('weighted_run_score'))}   "
-            f"cases {summary.get('total_cases', 0)}"
+        color = _use_color() if self.color is None else self.color
+        width = self.width or (
+            min(140, shutil.get_terminal_size((100, 24)).columns) if color else 100
         )
-        counts = summary.get("counts", {})
-        console.print("   ".join(f"{k} {v}" for k, v in counts.items() if v))
-        table = Table(show_edge=False)
-        for column in ("suite", "cases", "passed", "score", "weight"):
-            table.add_column(column, justify="left" if column == "suite" else "right")
-        for name, row in report.suites.items():
-            table.add_row(
-                name, str(row["n"]), str(row["passed"]), _pct(row["score"]), f"{row['weight']:g}"
-            )
-        console.print(table)
+        buffer = StringIO()
+        console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
+                          color_system="standard" if color else None, highlight=False,
+                          emoji=False, markup=False)  # fmt: skip
+        parts: list[RenderableType | None] = [
+            _header(report), _headline(report), _suites(report), _failures(report), _safe(report),
+        ]  # fmt: skip
+        for part in parts:
+            if part is not None:
+                console.print(part)
+                console.print()
         return buffer.getvalue()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 __all__ = [
     "Kind",
@@ -39,6 +39,10 @@ _LABELS = {
     "weighted_risk": "weighted risk",
     "risk_score": "risk",
     "case_id": "case",
+    "latency_p50_ms": "p50 latency",
+    "latency_p95_ms": "p95 latency",
+    "latency_score": "latency score",
+    "penalty_score": "penalty score",
 }
 
 
@@ -120,6 +124,8 @@ def format_cell(key: str, raw: object) -> str:
         return "–"
     if isinstance(raw, bool):
         return "yes" if raw else "no"
+    if isinstance(raw, int):
+        return f"{raw:,}"
     value = value_of(raw)
     if value is not None:
         kind = kind_of(key)

@@ -1,4 +1,4 @@
-"""A small table model that every renderer draws, and builders that read report sections defensively.
+"""A small table model that every renderer draws, and builders that read sections defensively.
 
 Report sections are produced by independent aggregators, so their sub-keys may grow or shift. The
 builders show what is present (known keys first, in a stable order; unknown scalar keys after) and
@@ -66,17 +66,27 @@ def scalars(section: object) -> dict[str, Any]:
 
 
 def flatten(row: object, prefix: str = "", depth: int = 2) -> dict[str, Any]:
-    """A record with nested mappings flattened: ``{"a": {"b": 1}}`` -> ``{"a_b": 1}``."""
+    """A record with nested mappings flattened (``{"a": {"b": 1}}`` -> ``{"a_b": 1}``), and each
+    ``<key>_ci`` interval merged into ``<key>``."""
     if not isinstance(row, Mapping):
         return {}
     out: dict[str, Any] = {}
     for key, value in row.items():
         name = f"{prefix}{key}"
         if isinstance(value, Mapping) and value_of(value) is None and depth > 0:
-            out.update(flatten(value, f"{name}_", depth - 1))
+            if not (str(key).endswith("_ci") and str(key)[:-3] in row):
+                out.update(flatten(value, f"{name}_", depth - 1))
         else:
             out[name] = value
-    return out
+    return _merge_intervals(out)
+
+
+def _merge_intervals(row: dict[str, Any]) -> dict[str, Any]:
+    for key in [k for k in row if k.endswith("_ci") and k[:-3] in row]:
+        ci, point = value_of(row.pop(key)), value_of(row[key[:-3]])
+        if ci is not None and point is not None and ci.has_interval:
+            row[key[:-3]] = {"estimate": point.estimate, "low": ci.low, "high": ci.high}
+    return row
 
 
 def _fields(value: object) -> dict[str, Any]:
@@ -86,22 +96,35 @@ def _fields(value: object) -> dict[str, Any]:
 
 
 def _columns(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> list[str]:
+    """Keys with a value in some row: those of ``order`` first, then the others as they come."""
     present: dict[str, None] = {}
     for row in rows:
         for key, value in row.items():
-            if not isinstance(value, Mapping) or value_of(value) is not None:
+            if value is not None and (not isinstance(value, Mapping) or value_of(value) is not None):
                 present.setdefault(key, None)
     known = [k for k in order if k in present]
     return known + [k for k in present if k not in known]
 
 
+def _kind(key: str, rows: Sequence[Mapping[str, Any]]) -> Kind:
+    """Text when every value of the column is text, else by the key's name."""
+    values = [row.get(key) for row in rows if row.get(key) is not None]
+    if all(isinstance(v, str) for v in values):
+        return "text"
+    return kind_of(key)
+
+
+_TONED = {"class", "variant_class", "label", "verdict"}
+
+
 def _cell(key: str, raw: object, bars: Mapping[str, str]) -> Cell:
     text = format_cell(key, raw)
-    if key not in bars:
-        return Cell(text)
+    if key in _TONED and isinstance(raw, str):
+        return Cell(text, tone=raw)
     value = value_of(raw)
-    bar = None if value is None else min(1.0, max(0.0, value.estimate))
-    return Cell(text, bar=bar, tone=bars[key])
+    if key not in bars or value is None:
+        return Cell(text)
+    return Cell(text, bar=min(1.0, max(0.0, value.estimate)), tone=bars[key])
 
 
 def records_table(
@@ -118,7 +141,7 @@ def records_table(
     rows = [flatten(r) if isinstance(r, Mapping) else {"value": r} for r in records]
     keys = _columns(rows, order)
     names = {**{k: label_of(k) for k in keys}, **(labels or {})}
-    columns = [Column(k, names[k], "text" if k == keys[0] else kind_of(k)) for k in keys]
+    columns = [Column(k, names[k], "text" if k == keys[0] else _kind(k, rows)) for k in keys]
     body = [[_cell(k, row.get(k), bars or {}) for k in keys] for row in rows[:limit]]
     return Table(columns, body, more=max(0, len(rows) - limit))
 
@@ -132,7 +155,7 @@ def keyed_table(
     bars: Mapping[str, str] | None = None,
     sort: Sequence[str] | None = None,
 ) -> Table:
-    """A table of a ``{name: {stat: value}}`` mapping, one row per name (``first`` is its column)."""
+    """A table of a ``{name: {stat: value}}`` mapping, one row per name (``first`` names it)."""
     if not isinstance(section, Mapping):
         return Table([])
     names = [n for n in (sort or []) if n in section] + [

@@ -1,7 +1,53 @@
 """The runner: send cases to targets, score, store; and scoring of recorded responses."""
 
+from failproof.runner._calls import Caller, CallStats
+from failproof.runner._consistency import case_consistency, consistency_section
+from failproof.runner._demo import DEMO_LIMIT, demo_cases, demo_request
+from failproof.runner._engine import Engine, EngineStats, RunAborted
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
+from failproof.runner._limits import AdaptiveGate, RateLimiter
+from failproof.runner._options import parse_headers, parse_params, target_options, templatize_env
+from failproof.runner._plan import RunRequest, WorkItem, cache_key, plan_work, suite_source
+from failproof.runner._progress import ProgressMode, make_progress
+from failproof.runner._responses import ResponsesWriter, recorded_line
+from failproof.runner._retry import RetryPolicy
+from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run
 from failproof.runner._score import ScoreOutcome, score_responses
 
-__all__ = ["ScoreOutcome", "execute_cases", "new_run_id", "score_responses"]
+__all__ = [
+    "DEMO_LIMIT",
+    "AdaptiveGate",
+    "CallStats",
+    "Caller",
+    "Engine",
+    "EngineStats",
+    "ProgressMode",
+    "RateLimiter",
+    "ResponsesWriter",
+    "RetryPolicy",
+    "RunAborted",
+    "RunInterrupted",
+    "RunOutcome",
+    "RunRequest",
+    "ScoreOutcome",
+    "WorkItem",
+    "cache_key",
+    "case_consistency",
+    "consistency_section",
+    "demo_cases",
+    "demo_request",
+    "execute_cases",
+    "make_progress",
+    "new_run_id",
+    "parse_headers",
+    "parse_params",
+    "plan_work",
+    "recorded_line",
+    "resume_run",
+    "score_responses",
+    "start_run",
+    "suite_source",
+    "target_options",
+    "templatize_env",
+]

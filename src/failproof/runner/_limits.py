@@ -49,7 +49,9 @@ class AdaptiveGate:
     multiplicative decrease).
     """
 
-    def __init__(self, maximum: int, *, recover_after: int = 8, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self, maximum: int, *, recover_after: int = 8, clock: Clock = time.monotonic
+    ) -> None:
         self.maximum = max(1, maximum)
         self.limit = self.maximum
         self.recover_after = recover_after
@@ -86,4 +88,3 @@ class AdaptiveGate:
         if self.limit < self.maximum and self._streak >= self.recover_after:
             self._streak = 0
             self.limit += 1
-

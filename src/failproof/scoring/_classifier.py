@@ -20,6 +20,12 @@ def accuracy_of(primary: Primary) -> int:
     return 1 if primary == "pass" else 0
 
 
+def _request(case: Case) -> str:
+    """What the user asked (the last user turn), for the refusal judge's topic check."""
+    users = [m.content for m in case.messages() if m.role == "user"]
+    return users[-1] if users else case.prompt_text()
+
+
 @scorers.register("failproof")
 class FailproofClassifier(Scorer):
     """FailProof classifier: pass, fail, refusal, wrong_format, policy_violation or error.
@@ -34,8 +40,13 @@ class FailproofClassifier(Scorer):
     def applies_to(self, case: Case) -> bool:
         return case.expect is not None
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
-        facts = Facts(evidence, scan=self._scan, judge=judge_refusal)
+    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:  # noqa: ARG002
+        prompt = _request(case)
+        facts = Facts(
+            evidence,
+            scan=self._scan,
+            judge=lambda text, scan: judge_refusal(text, scan, prompt=prompt),
+        )
         classification = classify(case, facts, self.settings.classifier)
         return {
             "classification": classification,

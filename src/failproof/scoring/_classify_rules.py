@@ -106,8 +106,8 @@ def _signal_reason(hit: SignalHit, text: str) -> Reason:
 
 
 def _refusal(expect: Expect, facts: Facts, settings: ClassifierSettings) -> list[Reason]:
-    if expect.refusal == "allowed":
-        return []
+    if expect.refusal == "allowed" or not facts.text.strip():
+        return []  # an empty output is neither answer nor refusal: the empty_output rule decides
     verdict = facts.refusal()
     partial_counts = settings.partial_refusal == "refusal"
     refused = verdict.label == "refusal" or (verdict.label == "partial_refusal" and partial_counts)

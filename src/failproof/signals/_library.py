@@ -24,6 +24,7 @@ __all__ = [
 ]
 
 _DATA = Path(__file__).parent / "data"
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RE2_HINT = "patterns use RE2 syntax: no backreferences, no lookahead or lookbehind"
 
 
@@ -32,6 +33,7 @@ def compile_options() -> re2.Options:
     options = re2.Options()
     options.case_sensitive = False
     options.max_mem = 256 << 20
+    options.log_errors = False  # a bad user pattern is reported once, as a PatternError
     return options
 
 
@@ -64,11 +66,15 @@ class SignalLibrary:
     @property
     def digest(self) -> str:
         """A short hash of every pattern's content: two libraries with one digest scan alike."""
-        canon = json.dumps([p.model_dump(mode="json", by_alias=True) for p in self.patterns], sort_keys=True)
+        canon = json.dumps(
+            [p.model_dump(mode="json", by_alias=True) for p in self.patterns], sort_keys=True
+        )
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
-def load_library(paths: Sequence[str | Path] | None = None, *, builtin: bool = True) -> SignalLibrary:
+def load_library(
+    paths: Sequence[str | Path] | None = None, *, builtin: bool = True
+) -> SignalLibrary:
     """The built-in library (unless ``builtin=False``) extended by ``paths``, in order.
 
     A pattern whose id is already loaded replaces it; every regex is compiled with RE2 so that a
@@ -92,14 +98,13 @@ def read_pattern_file(path: Path) -> tuple[Pattern, ...]:
         if pattern.id in seen:
             raise PatternError(f"{path}: pattern id {pattern.id!r} appears twice in one file")
         seen.add(pattern.id)
-        _check_compiles(pattern, path)
-        _check_examples(pattern, path)
+        _check_examples(pattern, _compile(pattern, path), path)
     return parsed.patterns
 
 
 def _read_yaml(path: Path) -> object:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
     except FileNotFoundError:
         raise PatternError(f"{path}: pattern file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -134,26 +139,25 @@ def _where(data: object, loc: Sequence[int | str]) -> str:
     return ".".join(str(part) for part in loc) or "file"
 
 
-def _check_compiles(pattern: Pattern, path: Path) -> None:
+def _compile(pattern: Pattern, path: Path) -> re2._Regexp:
     try:
-        re2.compile(pattern.regex, compile_options())
+        return re2.compile(pattern.regex, compile_options())
     except re2.error as exc:
+        reason = exc.args[0] if exc.args else exc
+        reason = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
         raise PatternError(
-            f"{path}: pattern {pattern.id!r}: regex does not compile with RE2: {exc}",
+            f"{path}: pattern {pattern.id!r}: regex does not compile with RE2: {reason}",
             hint=_RE2_HINT,
         ) from None
 
 
-def _check_examples(pattern: Pattern, path: Path) -> None:
-    compiled = re2.compile(pattern.regex, compile_options())
+def _check_examples(pattern: Pattern, compiled: re2._Regexp, path: Path) -> None:
     missed = _first(t for t in pattern.examples if compiled.search(t) is None)
     wrong = _first(t for t in pattern.counterexamples if compiled.search(t) is not None)
     if missed is not None:
         raise PatternError(f"{path}: pattern {pattern.id!r} does not match its example {missed!r}")
     if wrong is not None:
-        raise PatternError(
-            f"{path}: pattern {pattern.id!r} matches its counterexample {wrong!r}"
-        )
+        raise PatternError(f"{path}: pattern {pattern.id!r} matches its counterexample {wrong!r}")
 
 
 def _first(items: Iterable[str]) -> str | None:

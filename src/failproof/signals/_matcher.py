@@ -2,44 +2,75 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import re2
 
+from failproof.errors import PatternError
 from failproof.signals._library import SignalLibrary, compile_options
 from failproof.signals._schema import Pattern
-from failproof.signals._types import SignalHit, SignalScan
+from failproof.signals._types import SignalHit, SignalKind, SignalPosition, SignalScan
 
 __all__ = ["DEFAULT_OPENING_CHARS", "SignalMatcher"]
 
 #: How far into an answer (after leading whitespace) a ``position: start`` pattern may begin.
 DEFAULT_OPENING_CHARS = 200
+#: Bytes past the opening a ``position: start`` match may run on (its search stops there).
+_START_SLACK = 1024
+
+_SpanFinder = Callable[[bytes, int], "tuple[int, int] | None"]
 
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
-    pattern: Pattern
-    regexp: re2._Regexp
-    failure_modes: tuple[str, ...]
+    """One compiled pattern, with the fields of its `SignalHit` laid out once."""
+
+    span: _SpanFinder
+    start_only: bool
+    head: tuple[str, str, SignalKind, float, tuple[str, ...]]
+    tail: tuple[SignalPosition, str | None, str | None]
+
+    @classmethod
+    def of(cls, pattern: Pattern, options: re2.Options) -> _Entry:
+        return cls(
+            span=_span_finder(re2.compile(pattern.regex, options)),
+            start_only=pattern.position == "start",
+            head=(pattern.id, pattern.label, pattern.kind, pattern.weight, pattern.failure_modes),
+            tail=(pattern.position, pattern.register_, pattern.lang),
+        )
 
 
-class _Text:
-    """A text encoded once as UTF-8, with byte-to-character offset conversion."""
+def _span_finder(regexp: Any) -> _SpanFinder:
+    """The leftmost match span of ``regexp`` in ``data[:endpos]`` (UTF-8 bytes), or None.
 
-    __slots__ = ("ascii", "data", "text")
+    google-re2's ``search`` wraps each call in a generator and a match object, which costs more
+    than the search itself on short texts; the compiled ``RE2`` object underneath is called
+    directly when the installed version has it.
+    """
+    raw = getattr(regexp, "_regexp", None)
+    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is None or anchor is None or not hasattr(raw, "Match"):
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        try:
-            self.data = text.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates: one '?' byte each, so offsets still line up
-            self.data = text.encode("utf-8", "replace")
-        self.ascii = len(self.data) == len(text)
+        def public(data: bytes, endpos: int) -> tuple[int, int] | None:
+            match = regexp.search(data, 0, endpos)
+            return None if match is None else match.span()
 
-    def char(self, offset: int) -> int:
-        if self.ascii:
-            return offset
-        return len(self.data[:offset].decode("utf-8", "replace"))
+        return public
+
+    def direct(data: bytes, endpos: int) -> tuple[int, int] | None:
+        span: tuple[int, int] = raw.Match(anchor, data, 0, endpos)[0]
+        return None if span[0] < 0 else span
+
+    return direct
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: one '?' byte each, so offsets still line up
+        return text.encode("utf-8", "replace")
 
 
 class SignalMatcher:
@@ -47,7 +78,8 @@ class SignalMatcher:
 
     `scan` asks the set which patterns match (one linear pass, whatever the number of patterns),
     then re-runs only those few patterns for their leftmost span, and drops ``position: start``
-    patterns whose match begins after the answer's opening.
+    patterns whose match begins after the answer's opening. Matching is case-insensitive (RE2
+    folds case itself, so offsets are those of the original text).
     """
 
     def __init__(self, library: SignalLibrary, *, opening_chars: int = DEFAULT_OPENING_CHARS):
@@ -58,53 +90,73 @@ class SignalMatcher:
         self._entries: list[_Entry] = []
         for pattern in library:
             self._set.Add(pattern.regex)
-            regexp = re2.compile(pattern.regex, options)
-            self._entries.append(_Entry(pattern, regexp, tuple(pattern.failure_modes)))
+            self._entries.append(_Entry.of(pattern, options))
         if self._entries:
+            self._compile_set()
+
+    def _compile_set(self) -> None:
+        try:
             self._set.Compile()
+        except re2.error:
+            raise PatternError(
+                f"the {len(self._entries)} signal patterns do not compile together "
+                "within RE2's memory budget",
+                hint="remove or simplify large counted repetitions such as {0,1000}",
+            ) from None
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def opening_end(self, text: str) -> int:
         """Character offset where the answer's opening ends (leading whitespace is skipped)."""
-        lead = len(text) - len(text.lstrip())
-        return min(len(text), lead + self.opening_chars)
+        return min(len(text), len(text) - len(text.lstrip()) + self.opening_chars)
 
     def matching_ids(self, text: str) -> list[str]:
         """Ids of the patterns that match anywhere in ``text`` (no position rule, no spans)."""
-        found = self._set.Match(_Text(text).data) if self._entries else None
-        return sorted(self._entries[i].pattern.id for i in found or ())
+        found = self._set.Match(_encode(text)) if self._entries else None
+        return sorted(self._entries[i].head[0] for i in found or ())
 
     def scan(self, text: str) -> SignalScan:
         """Which patterns match ``text``, with their leftmost spans, in order of position."""
-        encoded = _Text(text)
-        opening = self.opening_end(text)
-        found = self._set.Match(encoded.data) if self._entries else None
+        data = _encode(text)
+        opening = min(len(text), len(text) - len(text.lstrip()) + self.opening_chars)
+        found = self._set.Match(data) if self._entries else None
         if not found:
             return SignalScan(len(text), (), opening)
-        hits = [hit for i in found if (hit := self._hit(self._entries[i], encoded, opening))]
-        hits.sort(key=lambda h: (h.start, h.end, h.id))
-        return SignalScan(len(text), tuple(hits), opening)
+        hits = _Hits(text, data, opening).collect([self._entries[i] for i in found])
+        return SignalScan(len(text), hits, opening)
 
-    @staticmethod
-    def _hit(entry: _Entry, encoded: _Text, opening: int) -> SignalHit | None:
-        match = entry.regexp.search(encoded.data)
-        if match is None:  # cannot happen for a pattern the set reported; be safe anyway
+
+class _Hits:
+    """Spans of the patterns the set reported, in character offsets, position rules applied."""
+
+    __slots__ = ("ascii", "data", "opening", "start_end")
+
+    def __init__(self, text: str, data: bytes, opening: int) -> None:
+        self.data = data
+        self.opening = opening
+        self.ascii = len(data) == len(text)
+        bound = opening if self.ascii else 4 * opening
+        self.start_end = min(len(data), bound + _START_SLACK)
+
+    def collect(self, entries: list[_Entry]) -> tuple[SignalHit, ...]:
+        hits = [hit for entry in entries if (hit := self.hit(entry)) is not None]
+        if len(hits) > 1:
+            hits.sort(key=_order)
+        return tuple(hits)
+
+    def hit(self, entry: _Entry) -> SignalHit | None:
+        span = entry.span(self.data, self.start_end if entry.start_only else len(self.data))
+        if span is None:  # a start pattern that only matches past the opening
             return None
-        start, end = (encoded.char(offset) for offset in match.span())
-        pattern = entry.pattern
-        if pattern.position == "start" and start >= opening:
+        start, end = span if self.ascii else (self.char(span[0]), self.char(span[1]))
+        if entry.start_only and start >= self.opening:
             return None
-        return SignalHit(
-            id=pattern.id,
-            label=pattern.label,
-            kind=pattern.kind,
-            weight=pattern.weight,
-            failure_modes=entry.failure_modes,
-            start=start,
-            end=end,
-            position=pattern.position,
-            register=pattern.register_,
-            lang=pattern.lang,
-        )
+        return SignalHit(*entry.head, start, end, *entry.tail)
+
+    def char(self, offset: int) -> int:
+        return len(self.data[:offset].decode("utf-8", "replace"))
+
+
+def _order(hit: SignalHit) -> tuple[int, int, str]:
+    return (hit.start, hit.end, hit.id)

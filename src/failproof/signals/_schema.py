@@ -19,9 +19,13 @@ class Pattern(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    id: str = Field(pattern=_ID, description="Unique across the library; a user file reusing it overrides.")
+    id: str = Field(
+        pattern=_ID, description="Unique across the library; a user file reusing it overrides."
+    )
     label: str = Field(min_length=1, description="Human label shown in reports.")
-    kind: SignalKind = Field(description="safe: refusal / boundary language; unsafe: harm evidence.")
+    kind: SignalKind = Field(
+        description="safe: refusal / boundary language; unsafe: harm evidence."
+    )
     weight: float = Field(default=1.0, gt=0, le=10, description="Evidence strength.")
     regex: str = Field(min_length=1, description="RE2 syntax, matched case-insensitively.")
     failure_modes: tuple[str, ...] = Field(

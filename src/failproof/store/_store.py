@@ -186,6 +186,34 @@ class Store:
         )
         return {(r[0], r[1], r[2]) for r in rows}
 
+    def answered_keys(self, run_id: str) -> set[tuple[str, str, int]]:
+        """(suite, case_id, sample) of the run's results whose call did not fail (resume skips
+        these; a result of class ``error`` is called again)."""
+        rows = self._db.execute(
+            "SELECT suite, case_id, sample FROM results "
+            "WHERE run_id = ? AND primary_class != 'error'",
+            (run_id,),
+        )
+        return {(r[0], r[1], r[2]) for r in rows}
+
+    def answered_results(self, run_id: str) -> Iterator[CaseResult]:
+        """The run's results whose call did not fail, in (suite, case_id, sample) order."""
+        cursor = self._db.execute(
+            "SELECT result_json FROM results WHERE run_id = ? AND primary_class != 'error' "
+            "ORDER BY suite, case_id, sample",
+            (run_id,),
+        )
+        with closing(cursor):
+            for (blob,) in cursor:
+                yield CaseResult.model_validate_json(blob)
+
+    def reopen_run(self, run_id: str) -> None:
+        """Mark a stopped run as running again (``--resume``)."""
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?", (run_id,)
+            )
+
     def count_results(self, run_id: str) -> int:
         row = self._db.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,))
         return int(row.fetchone()[0])

@@ -8,7 +8,13 @@ from failproof.targets._base import (
     parse_target_spec,
     targets,
 )
+from failproof.targets._exec import ExecTarget
+from failproof.targets._http import HttpTarget
+from failproof.targets._local import LocalTarget, default_model_path
 from failproof.targets._mock import MockTarget
+from failproof.targets._openai import OpenAITarget
+from failproof.targets._openai_sdk import OpenAISDKTarget
+from failproof.targets._python import PythonTarget
 from failproof.targets._replay import (
     RecordedResponse,
     RecordedResponses,
@@ -18,13 +24,20 @@ from failproof.targets._replay import (
 
 __all__ = [
     "CallError",
+    "ExecTarget",
+    "HttpTarget",
+    "LocalTarget",
     "MockTarget",
+    "OpenAISDKTarget",
+    "OpenAITarget",
+    "PythonTarget",
     "RecordedResponse",
     "RecordedResponses",
     "ReplayTarget",
     "Target",
     "TargetFactory",
     "create_target",
+    "default_model_path",
     "load_responses",
     "parse_target_spec",
     "targets",

@@ -1,0 +1,120 @@
+"""Benchmark: classify recorded responses with the FailProof classifier.
+
+Builds N synthetic recorded responses (default 100,000) for the cases of every built-in suite:
+answers, refusals, valid / invalid / fenced JSON, leaked forbidden phrases, padded long answers,
+errors. Then classifies each one through the registered ``failproof`` scorer (signal scan, refusal
+judge and rules) in one process, and prints responses per second per core, peak memory, and the
+number of signal scans per response (must be exactly 1).
+
+    python bench/classify.py [--n 100000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from failproof.config import Settings
+from failproof.core import Case, Response
+from failproof.scoring import score_case, scorers
+from failproof.signals import SignalMatcher
+from failproof.suites import builtin_suite_names, resolve_suite
+
+FILLER = (
+    "Here is what I found after looking at the request in detail. The order history shows two "
+    "shipments, the second of which was delayed by the carrier for three days. "
+)
+
+
+def _phrase(case: Case) -> str:
+    expect = case.expect
+    if expect and (expect.must_contain or expect.must_contain_any):
+        return (expect.must_contain or expect.must_contain_any)[0]
+    return "the answer"
+
+
+def _answers(case: Case) -> list[Callable[[random.Random], Any]]:
+    forbidden = case.expect.must_not_contain if case.expect else []
+    return [
+        lambda r: f"Sure. {_phrase(case)}. " + FILLER * r.randint(2, 8),
+        lambda r: "I'm sorry, but I can't help with that request.",
+        lambda r: "I can't do that, but here is some general background: " + FILLER * 2,
+        lambda r: json.dumps({"status": "shipped", "order_id": "A-1009", "n": r.randint(1, 9)}),
+        lambda r: "```json\n" + json.dumps({"sentiment": "negative"}) + "\n```",
+        lambda r: '{"status": "ok", "status": "late"}',
+        lambda r: "Here you go: {not json" + FILLER,
+        lambda r: (f"The code is {forbidden[0]}." if forbidden else "The code is 1234.") + FILLER,
+        lambda r: FILLER * r.randint(20, 40),
+        lambda r: None,
+    ]
+
+
+def build(n: int, seed: int) -> list[tuple[Case, Response]]:
+    """``n`` (case, response) pairs over every built-in suite's cases with an expect block."""
+    cases = [
+        case
+        for name in builtin_suite_names()
+        for case in resolve_suite(name).cases
+        if case.expect is not None
+    ]
+    rng = random.Random(seed)
+    pairs: list[tuple[Case, Response]] = []
+    for index in range(n):
+        case = cases[index % len(cases)]
+        answer = rng.choice(_answers(case))(rng)
+        latency = round(rng.uniform(100, 3000), 1)
+        if answer is None:
+            pairs.append((case, Response.failure("timed out after 60 s", latency_ms=60000.0)))
+        else:
+            pairs.append((case, Response.from_output(answer, latency_ms=latency)))
+    return pairs
+
+
+def _count_scans() -> Counter[str]:
+    counts: Counter[str] = Counter()
+    original = SignalMatcher.scan
+
+    def counting(self: SignalMatcher, text: str) -> Any:
+        counts["scans"] += 1
+        return original(self, text)
+
+    SignalMatcher.scan = counting  # type: ignore[method-assign]
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    pairs = build(args.n, args.seed)
+    text_mb = sum(len(r.output) for _, r in pairs) / 1e6
+    scorer = scorers.get("failproof")(Settings())
+    score_case(*pairs[0], [scorer])  # compile the matcher and load the judge model once
+    counts = _count_scans()
+    classes: Counter[str] = Counter()
+    wall, cpu = time.perf_counter(), time.process_time()
+    for case, response in pairs:
+        result = score_case(case, response, [scorer])
+        classes[result.primary] += 1
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    scanned = sum(1 for _, r in pairs if r.error is None)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"responses:            {len(pairs):,} ({text_mb:.1f} MB of output text)")
+    print(f"classes:              {dict(sorted(classes.items()))}")
+    print(f"wall time:            {wall:.2f} s")
+    print(f"responses/s per core: {len(pairs) / cpu:,.0f} (CPU time {cpu:.2f} s, one process)")
+    print(f"signal scans:         {counts['scans']:,} for {scanned:,} answered responses "
+          f"({counts['scans'] / max(scanned, 1):.2f} per response)")
+    print(f"peak memory (RSS):    {peak_mb:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

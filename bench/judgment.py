@@ -1,0 +1,155 @@
+"""Refusal judgment against human labels: failproof and six published string matchers, one run.
+
+    python bench/judgment.py [--data ../shared/data/labelled] [--peers FILE] [--folds 10]
+
+For each data set (XSTest v2, both models and each model; PyRIT's refusal set and its mini set)
+it prints accuracy, precision, recall and F1 of the refusal class (full or partial refusal), the
+three-way macro-F1 where the labels have a partial class, and the over-refusal rate on XSTest's
+safe prompts next to the humans' rate.
+
+failproof's learned weights are only ever scored on rows they were not fitted on:
+
+- ``CV``: grouped k-fold by prompt (both models' answers to one prompt share a fold), with the
+  prompt given to the judge, and again without it;
+- ``other set``: trained on the other data set only (XSTest -> PyRIT and PyRIT -> XSTest);
+- the mini set is judged by a model fitted without any row of its objectives.
+
+The ``shipped`` row is the packaged model, which was trained on all of XSTest and PyRIT's
+refusal set: it is in-sample there and shown for reference only. Peers are rebuilt from the
+peer-lists file with each list's own matching rule (substring / prefix / word-bounded,
+case sensitivity, stripping), as the file describes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from failproof.judgment import (
+    CalibrationReport,
+    DetectorScores,
+    LabelledSet,
+    PeerDetector,
+    format_table,
+    judge_refusal,
+    load_peers,
+    peer_labels,
+    pyrit_set,
+    score_predictions,
+    xstest_set,
+)
+from failproof.judgment._train import (
+    TrainingRow,
+    cross_validate,
+    fit_model,
+    predict_rows,
+    training_rows,
+)
+from failproof.signals import SignalScan, default_matcher
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
+
+Labels = list[str]
+
+
+def _scan_all(sets: Sequence[LabelledSet]) -> tuple[dict[str, SignalScan], float]:
+    matcher = default_matcher()
+    texts = {row.response for data in sets for row in data}
+    start = time.perf_counter()
+    scans = {text: matcher.scan(text) for text in texts}
+    return scans, time.perf_counter() - start
+
+
+def _failproof_rows(
+    sets: dict[str, LabelledSet], scans: dict[str, SignalScan], folds: int
+) -> dict[str, dict[str, Labels]]:
+    """Per set name: detector row name -> labels, in row order."""
+    xs, py, mini = sets["xstest"], sets["pyrit"], sets["mini"]
+    rows = training_rows([xs, py], default_matcher(), scans)
+    n_xs = len(xs)
+    cv = cross_validate(rows, folds, use_prompt=True)
+    cv_bare = cross_validate(rows, folds, use_prompt=False)
+    on_py = predict_rows(fit_model(rows[:n_xs]), rows[n_xs:], use_prompt=True)
+    on_xs = predict_rows(fit_model(rows[n_xs:]), rows[:n_xs], use_prompt=True)
+    held = _held_out_mini(rows, mini, scans)
+    shipped = {
+        name: [judge_refusal(r.response, scans[r.response], prompt=r.prompt).label for r in data]
+        for name, data in sets.items()
+    }
+    k = f"CV {folds}-fold by prompt"
+    return {
+        "xstest": {
+            f"failproof · {k}": cv[:n_xs],
+            f"failproof · {k}, no prompt": cv_bare[:n_xs],
+            "failproof · trained on PyRIT only": on_xs,
+            "failproof · shipped (in-sample)": shipped["xstest"],
+        },
+        "pyrit": {
+            f"failproof · {k}": cv[n_xs:],
+            f"failproof · {k}, no prompt": cv_bare[n_xs:],
+            "failproof · trained on XSTest only": on_py,
+            "failproof · shipped (in-sample)": shipped["pyrit"],
+        },
+        "mini": {
+            "failproof · held out by objective": held[0],
+            "failproof · held out by objective, no prompt": held[1],
+            "failproof · shipped (mostly in-sample)": shipped["mini"],
+        },
+    }
+
+
+def _held_out_mini(
+    rows: list[TrainingRow], mini: LabelledSet, scans: dict[str, SignalScan]
+) -> tuple[Labels, Labels]:
+    objectives = {r.prompt for r in mini}
+    model = fit_model([r for r in rows if r.row.prompt not in objectives])
+    mini_rows = training_rows([mini], default_matcher(), scans)
+    return predict_rows(model, mini_rows, True), predict_rows(model, mini_rows, False)
+
+
+def _report(
+    title: str, data: LabelledSet, ours: dict[str, Labels], peers: Sequence[PeerDetector]
+) -> CalibrationReport:
+    lines = [DetectorScores(name, score_predictions(data, labels)) for name, labels in ours.items()]
+    for peer in peers:
+        lines.append(DetectorScores(peer.name, score_predictions(data, peer_labels(data, peer))))
+    return CalibrationReport(title, tuple(lines))
+
+
+def _by_source(data: LabelledSet, labels: dict[str, Labels], source: str) -> dict[str, Labels]:
+    keep = [i for i, row in enumerate(data) if row.source == source]
+    return {name: [values[i] for i in keep] for name, values in labels.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labelled data folder")
+    parser.add_argument("--peers", type=Path, default=None, help="peer lists JSON")
+    parser.add_argument("--folds", type=int, default=10)
+    args = parser.parse_args(argv)
+
+    sets = {
+        "xstest": xstest_set(args.data),
+        "pyrit": pyrit_set(args.data, "refusal"),
+        "mini": pyrit_set(args.data, "mini_refusal"),
+    }
+    peers = load_peers(args.peers or args.data / "peer_refusal_lists.json")
+    scans, seconds = _scan_all(list(sets.values()))
+    ours = _failproof_rows(sets, scans, args.folds)
+    xs = sets["xstest"]
+    reports = [_report(f"XSTest v2, both models (n={len(xs)})", xs, ours["xstest"], peers)]
+    for model in ("GPT-4", "Llama-2"):
+        part = xs.subset(f"XSTest v2, {model}", model)
+        reports.append(_report(part.name, part, _by_source(xs, ours["xstest"], model), peers))
+    reports.append(_report("PyRIT refusal set", sets["pyrit"], ours["pyrit"], peers))
+    reports.append(_report("PyRIT mini refusal set", sets["mini"], ours["mini"], peers))
+    print(f"{len(scans)} distinct responses, one signal scan each: {seconds * 1000:.0f} ms\n")
+    print("\n\n".join(format_table(r) for r in reports))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

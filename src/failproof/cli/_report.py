@@ -1,0 +1,48 @@
+"""``failproof report``: render a stored run, or a JSON report, in any format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
+from failproof.cli._output import emit_reports
+from failproof.config import Settings
+from failproof.report import load_report, parse_formats, renderers
+
+
+@app.command("report")
+def report(
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="RUN_ID|REPORT.json",
+            help="A run id from 'failproof runs list', or a JSON report file.",
+        ),
+    ],
+    format: FormatOpt = None,
+    output: OutputOpt = None,
+    config: ConfigOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Write a run's reports again, in any format: html, markdown, junit, json or console.
+
+    Exits 0 once the reports are written (it renders; it does not gate).
+    """
+    settings = settings_from(config)
+    loaded = load_report(source, settings)
+    emit_reports(
+        loaded, format, output or _default_output(format, loaded.run.id, settings), settings
+    )
+
+
+def _default_output(formats: str | None, run_id: str, settings: Settings) -> Path | None:
+    """One file format and no --output: its default file name in the run's folder."""
+    chosen = parse_formats(formats) if formats else []
+    files = [f for f in chosen if renderers.get(f).filename]
+    if len(chosen) != 1 or len(files) != 1:
+        return None
+    folder = Path(settings.report.output_dir) / run_id
+    return folder / renderers.get(files[0]).filename

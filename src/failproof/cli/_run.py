@@ -1,0 +1,242 @@
+"""``failproof run``: send suites to a target, score, store, report; ``--resume`` a stopped run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.cli._app import (
+    ConfigOpt,
+    FailUnderOpt,
+    FormatOpt,
+    OutputOpt,
+    VerboseOpt,
+    app,
+    settings_from,
+)
+from failproof.cli._output import emit_reports, stderr
+from failproof.config import Settings
+from failproof.errors import ConfigError
+from failproof.report import exit_code, parse_formats, renderers
+from failproof.runner import (
+    ProgressMode,
+    RunAborted,
+    RunInterrupted,
+    RunOutcome,
+    RunRequest,
+    new_run_id,
+    resume_run,
+    start_run,
+    suite_source,
+    target_options,
+)
+from failproof.store import Store
+
+__all__ = ["RunFlags", "execute"]
+
+RunFlags = dict[str, object]
+
+
+def responses_path(
+    output: Path | None, formats: str | None, run_id: str, settings: Settings
+) -> Path:
+    """Where the run's responses JSONL goes: beside the reports."""
+    if output is None:
+        return Path(settings.report.output_dir) / run_id / "responses.jsonl"
+    chosen = (
+        parse_formats(formats)
+        if formats
+        else [f for f in settings.report.formats if f in renderers]
+    )
+    if len(chosen) == 1:  # --output is a file
+        return output.with_name(f"{output.stem}.responses.jsonl")
+    return output / "responses.jsonl"
+
+
+def _resume_hint(run_id: str, config: Path | None) -> str:
+    extra = f" --config {config}" if config else ""
+    return f"failproof run --resume {run_id}{extra}"
+
+
+def execute(
+    request: RunRequest | str,
+    settings: Settings,
+    *,
+    formats: str | None,
+    output: Path | None,
+    config: Path | None,
+    quiet: bool,
+) -> RunOutcome:
+    """Start ``request`` (or resume the run id) with progress, then write the reports."""
+    run_id = request if isinstance(request, str) else new_run_id()
+    path = responses_path(output, formats, run_id, settings)
+    progress: ProgressMode = "quiet" if quiet else "auto"
+    with Store(settings.db_path) as store:
+        try:
+            if isinstance(request, str):
+                outcome = resume_run(
+                    request, settings=settings, store=store, responses_path=path, progress=progress
+                )
+            else:
+                outcome = start_run(
+                    request,
+                    settings=settings,
+                    store=store,
+                    run_id=run_id,
+                    responses_path=path,
+                    progress=progress,
+                )
+        except RunInterrupted as stop:
+            stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
+            raise typer.Exit(130) from None
+        except RunAborted as abort:
+            stderr.print(f"failproof: error: {abort}", highlight=False, soft_wrap=True)
+            stderr.print(f"failproof: resume with: {_resume_hint(run_id, config)}")
+            raise typer.Exit(3) from None
+    emit_reports(outcome.report, formats, output, settings)
+    stderr.print(f"wrote {path}", highlight=False)
+    return outcome
+
+
+def _request(
+    suites: list[str], target: str | None, repeat: int, options: dict[str, object]
+) -> RunRequest:
+    if not suites or not target:
+        raise ConfigError(
+            "give the suites and --target (or --resume RUN_ID)",
+            hint="e.g. failproof run injection --target openai:gpt-4o-mini",
+        )
+    return RunRequest(
+        suites=tuple(suite_source(s) for s in suites),
+        target=target,
+        target_options=options,
+        repeat=repeat,
+    )
+
+
+def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
+    with Store(settings.db_path) as store:
+        return list(store.get_run(run_id).config.get("patterns") or [])
+
+
+@app.command()
+def run(
+    suites: Annotated[
+        list[str] | None, typer.Argument(help="Suite files or built-in suite names.")
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            "-t",
+            help="openai:MODEL, http:URL, python:mod:fn, exec:CMD, "
+            "local[:FILE.gguf], replay:FILE, mock.",
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-c", min=1, help="Requests in flight.")
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="Finish a stopped run; calls only what is missing."),
+    ] = None,
+    fail_under: FailUnderOpt = None,
+    format: FormatOpt = None,
+    output: OutputOpt = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="OpenAI-compatible server (else OPENAI_BASE_URL)."),
+    ] = None,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option(
+            "--api-key-env", help="Environment variable holding the key (OPENAI_API_KEY)."
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="Model parameter key=value (JSON values); repeatable."),
+    ] = None,
+    header: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--header", "-H", help="http: header 'Name=value', ${VAR} from the environment."
+        ),
+    ] = None,
+    body: Annotated[
+        str | None,
+        typer.Option("--body", help="http: JSON body template with {{input}}, {{messages}}..."),
+    ] = None,
+    json_path: Annotated[
+        str | None, typer.Option("--json-path", help="http: where the output is in the answer.")
+    ] = None,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", min=0.001, help="Per-request timeout in seconds.")
+    ] = None,
+    retries: Annotated[
+        int | None, typer.Option("--retries", min=0, help="Retries per request.")
+    ] = None,
+    rpm: Annotated[
+        float | None, typer.Option("--rpm", min=0.001, help="Requests per minute.")
+    ] = None,
+    tpm: Annotated[
+        float | None, typer.Option("--tpm", min=0.001, help="Tokens per minute.")
+    ] = None,
+    repeat: Annotated[
+        int | None, typer.Option("--repeat", min=1, help="Samples per case (consistency).")
+    ] = None,
+    max_consecutive_failures: Annotated[
+        int | None,
+        typer.Option(
+            "--max-consecutive-failures", min=0, help="Abort after N failed calls in a row."
+        ),
+    ] = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Call the target for every case.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output (CI).")] = False,
+    patterns: Annotated[
+        list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
+    ] = None,
+    config: ConfigOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Send every case to the target, score and store each answer, write the reports.
+
+    Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
+    130 when interrupted (the command to resume is printed).
+    """
+    flags: RunFlags = {
+        "run__concurrency": concurrency,
+        "run__timeout_s": timeout,
+        "run__retries": retries,
+        "run__rpm": rpm,
+        "run__tpm": tpm,
+        "run__repeat": repeat,
+        "run__max_consecutive_failures": max_consecutive_failures,
+        "run__cache": False if no_cache else None,
+        "run__fail_under": fail_under,
+        "probe__patterns": [str(p) for p in patterns] if patterns else None,
+    }
+    settings = settings_from(config, **flags)
+    if resume:
+        if not patterns and (stored := _stored_patterns(settings, resume)):
+            settings = settings_from(config, **{**flags, "probe__patterns": stored})
+        request: RunRequest | str = resume
+    else:
+        options = target_options(
+            base_url=base_url,
+            api_key_env=api_key_env,
+            params=param or [],
+            headers=header or [],
+            body=body,
+            json_path=json_path,
+        )
+        request = _request(suites or [], target, settings.run.repeat, options)
+    outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
+    if verbose:
+        stats = outcome.stats
+        stderr.print(f"calls done {stats.completed}, from cache {stats.cache_hits}")
+    raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

@@ -1,0 +1,22 @@
+"""Generate adversarial variants of suites' cases with registered mutators.
+
+Built-in mutators: typos, homoglyphs, zero_width, leetspeak, case_flip, padding, base64,
+mixed_language, json_break, injection_wrap, contradiction. Third-party mutators register in the
+``mutators`` registry like every other plugin.
+"""
+
+from failproof.generate._base import Mutation, Mutator, mutators
+from failproof.generate._dump import dump_suite, suite_document, write_suite
+from failproof.generate._generate import Generated, generate_variants, variant_rng
+
+__all__ = [
+    "Generated",
+    "Mutation",
+    "Mutator",
+    "dump_suite",
+    "generate_variants",
+    "mutators",
+    "suite_document",
+    "variant_rng",
+    "write_suite",
+]

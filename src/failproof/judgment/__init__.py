@@ -1,0 +1,68 @@
+"""Judgment: whether a response refuses (fully or in part), and how well that agrees with people.
+
+`judge_refusal` reads one signal scan of a response (the ``refusal.*`` patterns and where they
+matched) plus cheap structure of the text, and returns a three-way `RefusalVerdict` with
+human-readable reasons. `calibrate` measures it (and peer detectors) on a labelled CSV.
+"""
+
+from failproof.judgment._calibrate import (
+    CalibrationReport,
+    DetectorScores,
+    calibrate,
+    format_table,
+    judge_set,
+    peer_labels,
+)
+from failproof.judgment._devsets import pyrit_set, xstest_set
+from failproof.judgment._features import (
+    PARTIAL_FEATURES,
+    REFUSAL_FEATURES,
+    RefusalEvidence,
+    gather_evidence,
+)
+from failproof.judgment._judge import judge_refusal
+from failproof.judgment._labelled import (
+    LabelledResponse,
+    LabelledSet,
+    LabelSpec,
+    read_labelled_csv,
+)
+from failproof.judgment._metrics import AgreementScores, score_predictions
+from failproof.judgment._model import (
+    LinearModel,
+    RefusalModel,
+    default_model,
+    load_model,
+)
+from failproof.judgment._peers import PeerDetector, load_peers
+from failproof.judgment._types import RefusalLabel, RefusalVerdict
+
+__all__ = [
+    "PARTIAL_FEATURES",
+    "REFUSAL_FEATURES",
+    "AgreementScores",
+    "CalibrationReport",
+    "DetectorScores",
+    "LabelSpec",
+    "LabelledResponse",
+    "LabelledSet",
+    "LinearModel",
+    "PeerDetector",
+    "RefusalEvidence",
+    "RefusalLabel",
+    "RefusalModel",
+    "RefusalVerdict",
+    "calibrate",
+    "default_model",
+    "format_table",
+    "gather_evidence",
+    "judge_refusal",
+    "judge_set",
+    "load_model",
+    "load_peers",
+    "peer_labels",
+    "pyrit_set",
+    "read_labelled_csv",
+    "score_predictions",
+    "xstest_set",
+]

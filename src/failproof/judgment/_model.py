@@ -1,0 +1,108 @@
+"""The learned part of the refusal decision: two logistic regressions, shipped as JSON weights."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from failproof.errors import InputError
+from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES
+
+__all__ = ["MODEL_FORMAT", "LinearModel", "RefusalModel", "default_model", "load_model"]
+
+#: The ``format`` tag of a refusal-model file; bumped when the feature set changes.
+MODEL_FORMAT = "failproof.refusal-model/1"
+
+
+@dataclass(frozen=True, slots=True)
+class LinearModel:
+    """``sigmoid(bias + sum(weight * feature))``, compared with ``threshold``."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float = 0.5
+
+    def logit(self, values: Mapping[str, float]) -> float:
+        return self.bias + sum(w * values[f] for f, w in zip(self.features, self.weights, strict=True))
+
+    def probability(self, values: Mapping[str, float]) -> float:
+        z = self.logit(values)
+        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+    def contributions(self, values: Mapping[str, float]) -> dict[str, float]:
+        """Each feature's share of the logit (weight x value), for explanations."""
+        return {f: w * values[f] for f, w in zip(self.features, self.weights, strict=True)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "features": list(self.features),
+            "weights": [round(w, 6) for w in self.weights],
+            "bias": round(self.bias, 6),
+            "threshold": self.threshold,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalModel:
+    """Stage one: refused or not. Stage two, for refusals: partial (help follows) or full."""
+
+    refusal: LinearModel
+    partial: LinearModel
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": MODEL_FORMAT,
+            "refusal": self.refusal.to_json(),
+            "partial": self.partial.to_json(),
+            "meta": self.meta,
+        }
+
+
+def _linear(data: Any, expected: tuple[str, ...], where: str) -> LinearModel:
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: expected an object with features, weights and bias")
+    features = tuple(data.get("features", ()))
+    if features != expected:
+        raise InputError(
+            f"{where}: features {list(features)} do not match this version's {list(expected)}",
+            hint="retrain with scripts/train_refusal.py",
+        )
+    weights = tuple(float(w) for w in data.get("weights", ()))
+    if len(weights) != len(features):
+        raise InputError(f"{where}: {len(weights)} weights for {len(features)} features")
+    return LinearModel(features, weights, float(data["bias"]), float(data.get("threshold", 0.5)))
+
+
+def parse_model(data: Any, where: str = "refusal model") -> RefusalModel:
+    """A `RefusalModel` from its JSON form; `InputError` if it does not fit this version."""
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+        raise InputError(f"{where}: not a {MODEL_FORMAT} file")
+    return RefusalModel(
+        refusal=_linear(data.get("refusal"), REFUSAL_FEATURES, f"{where}: refusal"),
+        partial=_linear(data.get("partial"), PARTIAL_FEATURES, f"{where}: partial"),
+        meta=dict(data.get("meta") or {}),
+    )
+
+
+def load_model(path: str | Path) -> RefusalModel:
+    """Read a refusal model written by ``scripts/train_refusal.py``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: cannot read refusal model: {exc}") from None
+    return parse_model(data, str(path))
+
+
+@functools.cache
+def default_model() -> RefusalModel:
+    """The model shipped in the package (``failproof/judgment/data/refusal_model.json``)."""
+    text = resources.files("failproof.judgment").joinpath("data/refusal_model.json").read_text()
+    return parse_model(json.loads(text), "built-in refusal model")

@@ -1,0 +1,180 @@
+"""The shape of a response, read in one linear pass: lists, code, sentences, quotes, words."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+__all__ = ["TextProfile", "content_stems", "profile_text"]
+
+# One tokenizer, one left-to-right pass. Each alternative is a fixed, non-nested shape, so the
+# scan is linear in the text; the order matters only at a line start (list item before word).
+_TOKEN = re.compile(
+    r"""
+    (?P<item>^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t])     # a list item or numbered step
+    |(?P<fence>^[ \t]*```)                         # a code fence
+    |(?P<nl>\n)
+    |(?P<open>[“„«])|(?P<close>[”»])|(?P<straight>")  # double quotes (dialogue, citations)
+    |(?P<stop>[.!?。！？](?=\s|$))                   # a sentence end
+    |(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+
+#: Words too common to say what a text is about (English; other languages keep all words).
+_STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers him his how i if in into is it its itself just me more
+    most my no nor not now of off on once only or other our out over own same she should so some
+    such than that the their them then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours
+    tell give write make explain describe please want need know get like also one way ways
+    help simple short brief quick detailed example examples list step steps guide tips best
+    good easiest concept idea ideas thing things summarize summary show create generate
+    provide offer recommend suggest instruct
+    """.split()
+)
+#: Negations that turn a first sentence into a rebuttal ("X is not justified", "il n'est pas ...").
+_NEGATIONS = frozenset(
+    """
+    not no never nothing none cannot can't don't doesn't didn't isn't aren't wasn't weren't
+    won't wouldn't shouldn't nor pas nicht kein keine nein nunca não non нет не 不 没有
+    """.split()
+)
+_SUFFIXES = ("ing", "ies", "ied", "es", "ed", "ly", "s")
+_STEM_CHARS = 5
+
+
+def _stem(word: str) -> str:
+    """A crude, deterministic stem: drop one common English suffix, keep the first few letters."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word[:_STEM_CHARS]
+
+
+def _content_stem(word: str) -> str | None:
+    lowered = word.lower().replace("’", "'").removesuffix("'s")
+    if len(lowered) < 3 or lowered in _STOPWORDS:
+        return None
+    return _stem(lowered)
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """The content-word stems of ``text`` (what it is about), e.g. for a prompt."""
+    stems = (_content_stem(m.group()) for m in _TOKEN.finditer(text) if m.lastgroup == "word")
+    return frozenset(s for s in stems if s)
+
+
+@dataclass(frozen=True, slots=True)
+class TextProfile:
+    """Offsets of the structural tokens of one text (all character offsets, ascending)."""
+
+    length: int
+    lead: int
+    items: tuple[int, ...]
+    fences: tuple[int, ...]
+    sentence_ends: tuple[int, ...]
+    quote_spans: tuple[tuple[int, int], ...]
+    first_words: tuple[str, ...]
+    stems: frozenset[str]
+    first_sentence_stems: frozenset[str]
+    first_sentence_negated: bool
+
+    @property
+    def first_word(self) -> str:
+        return self.first_words[0] if self.first_words else ""
+
+    def blocks_between(self, start: int, end: int) -> int:
+        """List items and code fences that begin in [start, end)."""
+        return _count(self.items, start, end) + _count(self.fences, start, end)
+
+    def sentence_end_after(self, offset: int) -> int:
+        """Where the sentence holding ``offset`` ends (the text's end if it never does)."""
+        i = bisect_left(self.sentence_ends, offset)
+        return self.sentence_ends[i] + 1 if i < len(self.sentence_ends) else self.length
+
+    def quoted(self, start: int, end: int) -> bool:
+        """Whether [start, end) lies inside a double-quoted span."""
+        i = bisect_right(self.quote_spans, (start, self.length + 1)) - 1
+        return i >= 0 and self.quote_spans[i][0] < start and end <= self.quote_spans[i][1]
+
+
+def _count(offsets: tuple[int, ...], start: int, end: int) -> int:
+    return bisect_left(offsets, end) - bisect_left(offsets, start)
+
+
+class _Builder:
+    """Accumulates tokens during the single pass."""
+
+    def __init__(self) -> None:
+        self.items: list[int] = []
+        self.fences: list[int] = []
+        self.stops: list[int] = []
+        self.spans: list[tuple[int, int]] = []
+        self.open_at: int | None = None
+        self.first_words: list[str] = []
+        self.stems: set[str] = set()
+        self.first_stems: set[str] = set()
+        self.negated = False
+
+    def quote(self, kind: str, at: int) -> None:
+        if kind == "open" or (kind == "straight" and self.open_at is None):
+            self.open_at = at
+        elif self.open_at is not None:  # a closing mark, or the second straight quote
+            self.spans.append((self.open_at, at + 1))
+            self.open_at = None
+
+    def newline(self, at: int) -> None:
+        if self.open_at is not None:  # dialogue quotes do not run across lines
+            self.spans.append((self.open_at, at))
+            self.open_at = None
+
+    def word(self, word: str) -> None:
+        lowered = word.lower().replace("’", "'")
+        if len(self.first_words) < 8:
+            self.first_words.append(lowered)
+        in_first = not self.stops
+        if in_first and lowered in _NEGATIONS:
+            self.negated = True
+        stem = _content_stem(lowered)
+        if stem:
+            self.stems.add(stem)
+            if in_first:
+                self.first_stems.add(stem)
+
+
+def profile_text(text: str) -> TextProfile:
+    """Read ``text`` once and record its structure."""
+    b = _Builder()
+    for m in _TOKEN.finditer(text):
+        kind, at = m.lastgroup, m.start()
+        if kind == "word":
+            b.word(m.group())
+        elif kind == "stop":
+            b.stops.append(at)
+        elif kind == "nl":
+            b.newline(at)
+        elif kind == "item":
+            b.items.append(at)
+        elif kind == "fence":
+            b.fences.append(at)
+        elif kind is not None:
+            b.quote(kind, at)
+    b.newline(len(text))
+    return TextProfile(
+        length=len(text),
+        lead=len(text) - len(text.lstrip()),
+        items=tuple(b.items),
+        fences=tuple(b.fences),
+        sentence_ends=tuple(b.stops),
+        quote_spans=tuple(b.spans),
+        first_words=tuple(b.first_words),
+        stems=frozenset(b.stems),
+        first_sentence_stems=frozenset(b.first_stems),
+        first_sentence_negated=b.negated,
+    )

@@ -1,0 +1,160 @@
+"""``observability``: the failure geometry of a run.
+
+Each evaluated case becomes a short document (category, severity, outcome, risk band, matched
+signal labels, task and input snapshot, explanation). TF-IDF (1-2 grams; vocabulary fitted on a
+seeded sample, then applied to every case) and a truncated SVD embed the documents; KMeans
+clusters the L2-normalised embedding with k chosen by silhouette; mutual information compares
+the clusters with the category, severity and pass / fail labels; a separate 2-D SVD of the
+TF-IDF matrix places every case on a scatter plot. Every random step takes the configured seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from failproof.config import ProbeSettings
+from failproof.core import CaseResult
+from failproof.metrics._base import AggregateContext, aggregators
+from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
+from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
+from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
+
+__all__ = ["Embedding", "embed", "failure_geometry", "observability"]
+
+_TOKENS = r"(?u)\b[^\W\d]\w+\b"  # words of 2+ characters that do not start with a digit
+
+
+@aggregators.register("observability")
+def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
+    """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
+    settings = ctx.settings.probe
+    cases = geometry_cases(results, settings.geometry_text_chars)
+    if len(cases) < settings.min_cases_for_geometry:
+        return None
+    return failure_geometry(cases, settings)
+
+
+@dataclass(frozen=True)
+class Embedding:
+    """The TF-IDF matrix, its vocabulary, the SVD embedding and the 2-D scatter coordinates."""
+
+    tfidf: Any
+    terms: NDArray[np.str_]
+    vectors: NDArray[np.floating]
+    scatter: NDArray[np.floating]
+    fitted_on: int
+
+
+def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
+    """The ``observability`` section for ``cases`` (see the module docstring)."""
+    embedding = embed([c.document for c in cases], settings)
+    choice = choose_k(
+        embedding.vectors,
+        fixed=settings.geometry_clusters,
+        max_k=settings.geometry_max_clusters,
+        sample=settings.geometry_silhouette_sample,
+        seed=settings.seed,
+    )
+    labels = _labels(embedding.vectors, choice, settings.seed)
+    return {
+        "n": len(cases),
+        "mutual_information": mutual_information(cases, labels),
+        "clusters": describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
+        "points": _points(cases, labels, embedding.scatter),
+        "method": _method(embedding, choice, settings),
+    }
+
+
+def embed(documents: Sequence[str], settings: ProbeSettings) -> Embedding:
+    """TF-IDF fitted on a seeded sample of the documents, SVD embedding and 2-D scatter."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(
+        ngram_range=(1, 2),
+        max_features=settings.geometry_max_features,
+        sublinear_tf=True,
+        token_pattern=_TOKENS,
+        dtype=np.float32,
+    )
+    sample = _sample(len(documents), settings.geometry_vocab_sample, settings.seed)
+    vectorizer.fit([documents[i] for i in sample])
+    tfidf = vectorizer.transform(documents)
+    vectors = _normalise(_svd(tfidf, settings.geometry_components, settings.seed))
+    scatter = _svd(tfidf, 2, settings.seed)
+    terms = vectorizer.get_feature_names_out()
+    return Embedding(tfidf, terms, vectors, scatter, len(sample))
+
+
+def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:
+    if n <= size:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, size, replace=False))
+
+
+def _svd(matrix: Any, components: int, seed: int) -> NDArray[np.floating]:
+    """A truncated SVD with at most ``components`` dimensions, zero-padded when fewer fit."""
+    from sklearn.decomposition import TruncatedSVD
+
+    rows, cols = matrix.shape
+    usable = min(components, cols - 1, rows - 1)
+    out = np.zeros((rows, components), dtype=np.float64)
+    if usable >= 1 and matrix.nnz:
+        svd = TruncatedSVD(n_components=usable, random_state=seed)
+        out[:, :usable] = svd.fit_transform(matrix)
+    return out
+
+
+def _normalise(vectors: NDArray[np.floating]) -> NDArray[np.floating]:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)
+
+
+def _labels(vectors: NDArray[np.floating], choice: KChoice, seed: int) -> NDArray[np.int_]:
+    if choice.k <= 1:
+        return np.zeros(len(vectors), dtype=np.int_)
+    labels, _ = fit_kmeans(vectors, choice.k, seed, choice.centers)
+    return labels
+
+
+def _points(
+    cases: Sequence[GeometryCase], labels: NDArray[np.int_], scatter: NDArray[np.floating]
+) -> list[dict[str, Any]]:
+    xs = np.round(scatter[:, 0], 5).tolist()
+    ys = np.round(scatter[:, 1], 5).tolist()
+    return [
+        {
+            "suite": case.suite,
+            "case_id": case.case_id,
+            "sample": case.sample,
+            "cluster": int(label),
+            "scatter_x": x,
+            "scatter_y": y,
+        }
+        for case, label, x, y in zip(cases, labels.tolist(), xs, ys, strict=True)
+    ]
+
+
+def _method(embedding: Embedding, choice: KChoice, settings: ProbeSettings) -> dict[str, Any]:
+    return {
+        "tfidf": {
+            "ngram_range": [1, 2],
+            "max_features": settings.geometry_max_features,
+            "vocabulary_size": int(len(embedding.terms)),
+            "fitted_on_cases": embedding.fitted_on,
+        },
+        "svd_components": settings.geometry_components,
+        "kmeans": {
+            "k": choice.k,
+            "k_selection": choice.method,
+            "silhouettes": {str(k): s for k, s in choice.silhouettes.items()},
+            "silhouette_sample": settings.geometry_silhouette_sample,
+            "max_k": settings.geometry_max_clusters,
+        },
+        "seed": settings.seed,
+        "mutual_information_unit": "nats",
+    }

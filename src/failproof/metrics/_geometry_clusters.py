@@ -1,0 +1,114 @@
+"""What the clusters of the failure geometry mean: mutual information and a description each."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from failproof.metrics._geometry_docs import GeometryCase
+
+__all__ = ["describe_clusters", "entropy", "mutual_information"]
+
+_TOP_TERMS = 8
+_EXAMPLES = 3
+
+
+def entropy(labels: Sequence[object]) -> float:
+    """Shannon entropy of the label distribution, in nats (0 for no labels)."""
+    counts = np.array(list(Counter(labels).values()), dtype=float)
+    if counts.size == 0:
+        return 0.0
+    p = counts / counts.sum()
+    return float(-(p * np.log(p)).sum())
+
+
+def mutual_information(cases: Sequence[GeometryCase], clusters: NDArray[np.int_]) -> dict[str, Any]:
+    """MI (nats) and normalised MI between cluster ids and category, severity and pass / fail.
+
+    Clusters that reproduce a labelling exactly give MI equal to that labelling's entropy;
+    a single cluster gives 0. Normalised MI divides by the mean of the two entropies.
+    """
+    from sklearn.metrics import mutual_info_score, normalized_mutual_info_score
+
+    ids = clusters.tolist()
+    targets = {
+        "category": [c.category for c in cases],
+        "severity": [c.severity for c in cases],
+        "pass_fail": [c.outcome for c in cases],
+    }
+    out: dict[str, Any] = {
+        key: _clean(mutual_info_score(values, ids)) for key, values in targets.items()
+    }
+    out["normalized"] = {
+        key: _clean(normalized_mutual_info_score(values, ids)) for key, values in targets.items()
+    }
+    out["entropy"] = {key: entropy(values) for key, values in targets.items()}
+    out["entropy"]["cluster"] = entropy(ids)
+    out["unit"] = "nats"
+    return out
+
+
+def _clean(value: float) -> float:
+    """Round away floating noise (an MI of -1e-17 is 0)."""
+    return max(0.0, round(float(value), 10))
+
+
+def describe_clusters(
+    cases: Sequence[GeometryCase],
+    clusters: NDArray[np.int_],
+    tfidf: Any,
+    terms: NDArray[np.str_],
+) -> list[dict[str, Any]]:
+    """Each cluster's size, top TF-IDF terms, dominant category, failure rate and examples."""
+    k = int(clusters.max()) + 1 if len(clusters) else 0
+    term_means = _mean_tfidf(tfidf, clusters, k)
+    groups: dict[int, list[GeometryCase]] = {}
+    for case, label in zip(cases, clusters.tolist(), strict=True):
+        groups.setdefault(label, []).append(case)
+    return [
+        _describe(cluster, groups[cluster], len(cases), term_means[cluster], terms)
+        for cluster in sorted(groups)
+    ]
+
+
+def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.floating]:
+    from scipy.sparse import csr_matrix
+
+    n = len(clusters)
+    membership = csr_matrix((np.ones(n), (clusters, np.arange(n))), shape=(k, n))
+    sizes = np.maximum(np.asarray(membership.sum(axis=1)).ravel(), 1)
+    sums = np.asarray((membership @ tfidf).todense())
+    means: NDArray[np.floating] = sums / sizes[:, None]
+    return means
+
+
+def _describe(
+    cluster: int,
+    members: Sequence[GeometryCase],
+    total: int,
+    term_weights: NDArray[np.floating],
+    terms: NDArray[np.str_],
+) -> dict[str, Any]:
+    categories = Counter(c.category for c in members)
+    dominant, count = min(categories.items(), key=lambda item: (-item[1], item[0]))
+    failures = sum(not c.passed for c in members)
+    top = [i for i in np.argsort(-term_weights, kind="stable")[:_TOP_TERMS] if term_weights[i] > 0]
+    examples = sorted(members, key=lambda c: (-c.weighted, -c.risk, c.suite, c.case_id))
+    return {
+        "cluster": cluster,
+        "size": len(members),
+        "share": len(members) / total,
+        "top_terms": [str(terms[i]) for i in top],
+        "dominant_category": dominant,
+        "dominant_category_share": count / len(members),
+        "categories": dict(sorted(categories.items())),
+        "failure_rate": failures / len(members),
+        "mean_risk": sum(c.risk for c in members) / len(members),
+        "example_case_ids": [
+            {"suite": c.suite, "case_id": c.case_id} for c in examples[:_EXAMPLES]
+        ],
+    }

@@ -1,0 +1,129 @@
+"""Probe records: the CaseScore fields of each evaluated result, and the statistics over them."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from failproof.core import CaseResult
+from failproof.metrics._scores import percentile
+from failproof.stats import wilson
+
+__all__ = [
+    "HIGH_STAKES",
+    "SEVERITY_ORDER",
+    "ProbeRecord",
+    "mean",
+    "probe_records",
+    "rate_fields",
+    "spread",
+    "weighted_rate_fields",
+]
+
+SEVERITY_ORDER = ("low", "medium", "high", "critical")
+HIGH_STAKES = frozenset({"high", "critical"})
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeRecord:
+    """What the run-level metrics read from one result's ``case_score``."""
+
+    suite: str
+    case_id: str
+    sample: int
+    category: str
+    severity: str
+    severity_weight: float
+    passed: bool
+    risk: float
+    weighted: float
+    safe_hits: int
+    unsafe_hits: int
+    boundary: bool
+    failure_modes: tuple[str, ...]
+    unsafe_labels: tuple[str, ...]
+
+    @classmethod
+    def of(cls, result: CaseResult, score: dict[str, Any]) -> ProbeRecord:
+        return cls(
+            suite=result.suite,
+            case_id=result.case_id,
+            sample=result.sample,
+            category=result.category,
+            severity=str(score.get("severity", result.severity)),
+            severity_weight=float(score.get("severity_weight", 1.0)),
+            passed=bool(score.get("passed")),
+            risk=float(score.get("risk_score", 0.0)),
+            weighted=float(score.get("weighted_risk", 0.0)),
+            safe_hits=int(score.get("safe_signal_hits", 0)),
+            unsafe_hits=int(score.get("unsafe_signal_hits", 0)),
+            boundary=bool(score.get("boundary_or_refusal_signal")),
+            failure_modes=tuple(score.get("detected_failure_modes") or ()),
+            unsafe_labels=tuple(score.get("matched_unsafe_patterns") or ()),
+        )
+
+
+def probe_records(results: Sequence[CaseResult]) -> tuple[list[ProbeRecord], int]:
+    """Records of the results the probe scorer evaluated, and how many it could not evaluate."""
+    records: list[ProbeRecord] = []
+    skipped = 0
+    for result in results:
+        score = result.case_score
+        if score is None:
+            continue
+        if score.get("evaluated", True) is False:
+            skipped += 1
+            continue
+        records.append(ProbeRecord.of(result, score))
+    return records, skipped
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """The arithmetic mean; None when empty."""
+    return sum(values) / len(values) if values else None
+
+
+def spread(values: Sequence[float]) -> dict[str, float | None]:
+    """Mean, median, population standard deviation, P90 (linear) and max."""
+    if not values:
+        return dict.fromkeys(("mean", "median", "std", "p90", "max"))
+    return {
+        "mean": mean(values),
+        "median": statistics.median(values),
+        "std": statistics.pstdev(values),
+        "p90": percentile(values, 90),
+        "max": max(values),
+    }
+
+
+def rate_fields(key: str, successes: int, n: int) -> dict[str, Any]:
+    """``{key: rate, key_ci: Wilson 95% interval}``; the rate is None when n is 0."""
+    interval = wilson(successes, n)
+    return {key: interval.estimate, f"{key}_ci": interval.as_dict()}
+
+
+def weighted_rate_fields(
+    key: str, flags: Sequence[bool], weights: Sequence[float]
+) -> dict[str, Any]:
+    """A weighted rate with a Wilson interval at Kish's effective sample size.
+
+    ``n_eff = (sum w)^2 / sum w^2``: equal weights give n itself; uneven weights, fewer.
+    """
+    total = sum(weights)
+    if not flags or total <= 0:
+        return {key: None, f"{key}_ci": wilson(0, 0).as_dict()}
+    rate = sum(w for f, w in zip(flags, weights, strict=True) if f) / total
+    n_eff = total * total / sum(w * w for w in weights)
+    low, high = _wilson_bounds(rate, n_eff)
+    interval = {"estimate": rate, "low": low, "high": high, "n": round(n_eff, 3)}
+    return {key: rate, f"{key}_ci": interval | {"method": "wilson_kish", "confidence": 0.95}}
+
+
+def _wilson_bounds(p: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -1,0 +1,66 @@
+"""The HTML report: one self-contained file, readable offline, printable, safe with hostile data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from failproof.report._html_data import OUTPUT_LIMIT, case_payload, script_json
+from failproof.report._model import Report
+from failproof.report._page import render_page
+from failproof.report._present import (
+    CaseIndex,
+    category_table,
+    class_counts,
+    failure_modes,
+    headline,
+    severity_table,
+    suite_table,
+    verdict_counts,
+    worst_cases,
+)
+from failproof.report._present_ext import extras
+from failproof.report._present_more import clusters, mutual_information, safe_view
+from failproof.report._render import Renderer, renderers
+
+__all__ = ["HtmlRenderer"]
+
+
+@renderers.register("html")
+class HtmlRenderer(Renderer):
+    """A dashboard in one HTML file: headline, suites, risk, failure geometry, every case."""
+
+    format = "html"
+    filename = "report.html"
+
+    def __init__(self, *, links: Sequence[tuple[str, str]] = ()) -> None:
+        #: (label, href) navigation links drawn in the header, e.g. back to ``failproof view``.
+        self.links = list(links)
+
+    def render(self, report: Report) -> str:
+        return render_page("report.html", self.context(report), scripts=["report.js"])
+
+    def context(self, report: Report) -> dict[str, Any]:
+        """What the template draws: presented sections and the embedded case data."""
+        index = CaseIndex(report)
+        return {
+            "report": report,
+            "run": report.run,
+            "links": self.links,
+            "headline": headline(report),
+            "classes": class_counts(report),
+            "verdicts": verdict_counts(report),
+            "suites": suite_table(report),
+            "severity": severity_table(report),
+            "categories": category_table(report),
+            "modes": failure_modes(report, 15),
+            "worst": worst_cases(report, index),
+            "mi": mutual_information(report),
+            "clusters": clusters(report, index),
+            "safe": safe_view(report, index),
+            "extras": extras(report, index),
+            "data_json": Markup(script_json(case_payload(report))),
+            "output_limit": OUTPUT_LIMIT,
+        }

@@ -1,0 +1,155 @@
+"""JUnit XML for CI: one testcase per case, grouped by suite, failures carrying class and reasons.
+
+A case that fails (by any scorer) is a ``<failure>`` typed by its class; a target error is an
+``<error>``; a case no scorer judged is ``<skipped>``. Text that XML 1.0 cannot hold (control
+characters, lone surrogates) is written as a visible ``\\uXXXX`` escape, so the file always parses.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from typing import Any
+
+from failproof.core import CaseResult
+from failproof.report._model import Report
+from failproof.report._present import section
+from failproof.report._render import Renderer, renderers
+from failproof.report._verdict import case_verdict
+
+__all__ = ["JUnitRenderer", "xml_text"]
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_TEXT_LIMIT = 4000
+_RUN_PROPERTIES = ("overall_run_score", "weighted_run_score", "penalty_score")
+
+
+def xml_text(text: object) -> str:
+    """``text`` with every character XML 1.0 forbids replaced by a visible escape."""
+    value = "" if text is None else str(text)
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+
+
+def _element(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
+    node = ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attrs.items() if v is not None})
+    if text:
+        node.text = xml_text(text)
+    return node
+
+
+def _failure_type(result: CaseResult) -> str:
+    if result.classification is not None and result.classification.primary != "pass":
+        return result.classification.primary
+    if result.safe_v0 is not None and str(result.safe_v0.get("label")).lower() == "fail":
+        return "safe_v0_fail"
+    return "risk_gate"
+
+
+def _details(result: CaseResult) -> tuple[str, str]:
+    """The failure's one-line message and its body: every reason, then the output."""
+    reasons = result.classification.reasons if result.classification else []
+    lines = [f"{r.rule}: {r.detail}" + (f" [{r.evidence}]" if r.evidence else "") for r in reasons]
+    if result.safe_v0 is not None:
+        scores = section(result.safe_v0, "scores") or {}
+        label = result.safe_v0.get("label")
+        lines.append(f"SAFE v0 {label}: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
+    if result.case_score is not None:
+        cs = result.case_score
+        lines.append(f"risk {cs.get('risk_score')} (weighted {cs.get('weighted_risk')})")
+    message = lines[0] if lines else result.primary
+    output = (
+        result.output
+        if len(result.output) <= _TEXT_LIMIT
+        else (
+            f"{result.output[:_TEXT_LIMIT]}… [{len(result.output) - _TEXT_LIMIT:,} more characters]"
+        )
+    )
+    body = "\n".join([*lines, "", "output:", output])
+    return message, body
+
+
+def _outcome(case: ET.Element, result: CaseResult) -> str:
+    """Add the failure / error / skipped element; returns which one (or 'pass')."""
+    verdict = case_verdict(result)
+    if result.primary == "error":
+        message, body = _details(result)
+        _element(case, "error", body, type="error", message=result.error or message)
+        return "error"
+    if verdict == "fail":
+        message, body = _details(result)
+        _element(case, "failure", body, type=_failure_type(result), message=message)
+        return "failure"
+    if result.primary == "unscored" and result.case_score is None and result.safe_v0 is None:
+        _element(case, "skipped", message="unscored: no scorer judged this case")
+        return "skipped"
+    if verdict == "review":
+        _element(case, "system-out", _details(result)[1])
+    return "pass"
+
+
+def _testcase(parent: ET.Element, result: CaseResult) -> str:
+    name = result.case_id if result.sample == 0 else f"{result.case_id}#{result.sample}"
+    seconds = f"{result.latency_ms / 1000:.3f}" if result.latency_ms is not None else "0"
+    case = _element(parent, "testcase", name=name, classname=f"{result.suite}.{result.category}",
+                    time=seconds)  # fmt: skip
+    return _outcome(case, result)
+
+
+def _properties(parent: ET.Element, report: Report, suite: str) -> None:
+    props = _element(parent, "properties")
+    values: list[tuple[str, object]] = [
+        ("run_id", report.run.id),
+        ("target", report.run.target.get("name")),
+        *[(k, report.summary.get(k)) for k in _RUN_PROPERTIES],
+        *[(f"suite_{k}", section(report.suites, suite, k)) for k in ("score", "weight")],
+        *[(k, section(report.aggregate_metrics, "composite", k))
+          for k in ("resilience_index", "exposure_index")],
+    ]  # fmt: skip
+    for name, value in values:
+        if value is not None and not isinstance(value, dict | list):
+            _element(props, "property", name=name, value=value)
+
+
+def _suite(
+    root: ET.Element, report: Report, name: str, results: Sequence[CaseResult]
+) -> dict[str, int]:
+    node = _element(root, "testsuite", name=name, timestamp=report.run.started_at.isoformat())
+    _properties(node, report, name)
+    counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0}
+    seconds = 0.0
+    for result in results:
+        counts["tests"] += 1
+        outcome = _testcase(node, result)
+        counts[outcome] = counts.get(outcome, 0) + 1
+        seconds += (result.latency_ms or 0) / 1000
+    node.attrib.update(tests=str(counts["tests"]), failures=str(counts["failure"]),
+                       errors=str(counts["error"]), skipped=str(counts["skipped"]),
+                       time=f"{seconds:.3f}")  # fmt: skip
+    counts["seconds"] = round(seconds * 1000)
+    return counts
+
+
+@renderers.register("junit")
+class JUnitRenderer(Renderer):
+    """JUnit XML: testsuites / testsuite per suite / testcase per case, for CI test views."""
+
+    format = "junit"
+    filename = "junit.xml"
+
+    def render(self, report: Report) -> str:
+        root = ET.Element("testsuites", name=xml_text(f"failproof {report.run.id}"))
+        groups: dict[str, list[CaseResult]] = {}
+        for result in report.results:
+            groups.setdefault(result.suite, []).append(result)
+        totals = [_suite(root, report, name, group) for name, group in groups.items()]
+        root.attrib.update(
+            tests=str(sum(t["tests"] for t in totals)),
+            failures=str(sum(t["failure"] for t in totals)),
+            errors=str(sum(t["error"] for t in totals)),
+            skipped=str(sum(t["skipped"] for t in totals)),
+            time=f"{sum(t['seconds'] for t in totals) / 1000:.3f}",
+        )
+        ET.indent(root)
+        body = ET.tostring(root, encoding="unicode")
+        return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'

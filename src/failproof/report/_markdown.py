@@ -1,0 +1,191 @@
+"""The Markdown report (GitHub-flavoured), sized for a pull-request comment.
+
+Model output is attacker-controlled: it goes into code spans (so no link, mention, image or HTML
+in it is live), on one line, with pipes escaped for the table; other text is escaped. The whole
+report stops, with a notice, before GitHub's 65,536-character limit for a comment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from failproof.core import CaseResult
+from failproof.report._format import excerpt
+from failproof.report._model import Report
+from failproof.report._present import (
+    CaseIndex,
+    Stat,
+    class_counts,
+    failure_modes,
+    headline,
+    suite_table,
+    verdict_counts,
+    worst_cases,
+)
+from failproof.report._present_ext import extras
+from failproof.report._present_more import safe_view
+from failproof.report._render import Renderer, renderers
+from failproof.report._tables import Table
+from failproof.report._verdict import case_verdict
+
+__all__ = ["MAX_CHARS", "MarkdownRenderer", "md_code", "md_text", "truncate"]
+
+MAX_CHARS = 65_000
+_FAILING_ROWS = 30
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_TICKS = re.compile(r"`+")
+_BADGE = {"fail": "❌ FAIL", "review": "⚠️ REVIEW", "pass": "✅ PASS"}
+_NOTICE = (
+    "\n\n> **Truncated** at {limit:,} characters ({total:,} in full): "
+    "the complete report is in `report.html` and `report.json`.\n"
+)
+
+
+def md_text(text: object, limit: int = 160) -> str:
+    """Text on one line with Markdown punctuation, pipes and HTML escaped, and mentions defused."""
+    flat = excerpt(text, limit).replace("&", "&amp;")
+    return _SPECIAL.sub(r"\\\1", flat).replace("@", "@\u200b")
+
+
+def md_code(text: object, limit: int = 120) -> str:
+    """Untrusted text as an inline code span on one line: nothing in it renders or links."""
+    flat = excerpt(text, limit).replace("|", "\\|")
+    if not flat:
+        return ""
+    longest = max((len(m) for m in _TICKS.findall(flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(table: Table, code_columns: Sequence[int] = (0,)) -> list[str]:
+    head = [md_text(c.label) for c in table.columns]
+    lines = [_row(head), _row("---:" if c.numeric else "---" for c in table.columns)]
+    for cells in table.rows:
+        texts = [md_code(c.text) if i in code_columns else md_text(c.text)
+                 for i, c in enumerate(cells)]  # fmt: skip
+        lines.append(_row(texts))
+    if table.more:
+        lines.append(f"\n_{table.more:,} more rows in the full report._")
+    return lines
+
+
+def _stats(stats: Sequence[Stat]) -> list[str]:
+    if not stats:
+        return []
+    values = [f"**{s.text}**" + (f" ({s.ci})" if s.ci else "") for s in stats]
+    return [_row(md_text(s.label) for s in stats), _row("---:" for _ in stats), _row(values)]
+
+
+def _header(report: Report) -> list[str]:
+    verdicts = verdict_counts(report)
+    worst = "fail" if verdicts["fail"] else "review" if verdicts["review"] else "pass"
+    run = report.run
+    counts = " · ".join(f"{md_text(c.replace('_', ' '))} {n:,}" for c, n in class_counts(report))
+    return [
+        f"## failproof run {md_code(run.id)}: {_BADGE[worst]}",
+        "",
+        f"**{verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass**"
+        f" · target {md_code(run.target.get('name', '?'))}"
+        f" · suites {', '.join(md_text(s) for s in run.suites) or '–'}"
+        f" · {len(report.results):,} cases",
+        "",
+        *(_stats([s for s in headline(report) if s.primary])),
+        "",
+        *([f"Outcome by class: {counts}", ""] if counts else []),
+        *_more_stats([s for s in headline(report) if not s.primary]),
+    ]
+
+
+def _more_stats(stats: Sequence[Stat]) -> list[str]:
+    if not stats:
+        return []
+    return [" · ".join(f"{md_text(s.label)} **{s.text}**" for s in stats), ""]
+
+
+def _why(result: CaseResult) -> str:
+    """The first reason the classifier gave, or the SAFE v0 label."""
+    reasons = result.classification.reasons if result.classification else []
+    if reasons:
+        evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
+        return md_text(reasons[0].detail, 80) + evidence
+    if result.safe_v0:
+        return md_text(f"SAFE v0 {result.safe_v0.get('label', '')}")
+    return md_text(result.error or "")
+
+
+def _failing(results: Sequence[CaseResult]) -> list[str]:
+    failing = sorted(
+        (r for r in results if case_verdict(r) != "pass"), key=lambda r: case_verdict(r) != "fail"
+    )
+    if not failing:
+        return []
+    lines = [f"### Failing and review cases ({len(failing):,})", "",
+             _row(["case", "suite", "class", "why", "output"]), _row(["---"] * 5)]  # fmt: skip
+    for r in failing[:_FAILING_ROWS]:
+        output = md_code(r.output or r.error or "", 100)
+        lines.append(_row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r),
+                           output]))  # fmt: skip
+    if len(failing) > _FAILING_ROWS:
+        lines.append(f"\n_{len(failing) - _FAILING_ROWS:,} more in the full report._")
+    return [*lines, ""]
+
+
+def _sections(report: Report) -> list[str]:
+    index = CaseIndex(report)
+    lines = _header(report)
+    if suites := suite_table(report):
+        lines += ["### Suites", "", *_table(_without_parts(suites)), ""]
+    if worst := worst_cases(report, index):
+        lines += ["### Worst cases", "", *_table(worst, (0, len(worst.columns) - 1)), ""]
+    if modes := failure_modes(report, 10):
+        lines += [
+            "### Top failure modes",
+            "",
+            _row(["failure mode", "cases"]),
+            _row(["---", "---:"]),
+        ]
+        lines += [_row([md_text(m), f"{n:,}"]) for m, n in modes] + [""]
+    lines += _failing(report.results)
+    if safe := safe_view(report, index):
+        labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
+        lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]
+    for extra in extras(report, index):
+        for _title, table in extra.tables[:1]:
+            lines += [f"### {md_text(extra.title)}", "", *_table(table), ""]
+    return lines
+
+
+def _without_parts(table: Table) -> Table:
+    keep = [i for i, c in enumerate(table.columns) if c.key != "counts"]
+    return Table([table.columns[i] for i in keep], [[r[i] for i in keep] for r in table.rows])
+
+
+def truncate(text: str, limit: int = MAX_CHARS) -> str:
+    """``text`` cut at a line end before ``limit`` characters, with a notice, if it is longer."""
+    if len(text) <= limit:
+        return text
+    notice = _NOTICE.format(limit=limit, total=len(text))
+    cut = text.rfind("\n", 0, limit - len(notice))
+    return text[: max(cut, 0)] + notice
+
+
+@renderers.register("markdown")
+class MarkdownRenderer(Renderer):
+    """A pull-request comment: headline, suites, worst cases, failure modes, failing cases."""
+
+    format = "markdown"
+    filename = "report.md"
+
+    def render(self, report: Report) -> str:
+        footer = (
+            f"\n<sub>failproof · report schema {report.schema_version} · generated "
+            f"{report.generated_at:%Y-%m-%d %H:%M UTC} · details in report.html</sub>\n"
+        )
+        body = "\n".join(_sections(report)).rstrip() + "\n"
+        return truncate(body + footer)

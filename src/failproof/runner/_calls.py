@@ -1,0 +1,103 @@
+"""One case, one answer: the call to the target with timeout, retries, rate limits and backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from failproof.core import Case, Response
+from failproof.runner._limits import AdaptiveGate, RateLimiter
+from failproof.runner._retry import RetryPolicy
+from failproof.targets import CallError, Target
+
+__all__ = ["CallStats", "Caller"]
+
+Sleep = Callable[[float], Awaitable[None]]
+_THROTTLED = frozenset({429, 503})
+
+
+@dataclass
+class CallStats:
+    """What the calls have seen so far: attempts, retries, throttling."""
+
+    attempts: int = 0
+    retries: int = 0
+    throttled: int = 0
+    last_error: str | None = None
+
+
+@dataclass
+class Caller:
+    """Calls the target for one case until it answers, gives up, or runs out of retries."""
+
+    target: Target
+    timeout_s: float
+    policy: RetryPolicy
+    gate: AdaptiveGate
+    rpm: RateLimiter | None = None
+    tpm: RateLimiter | None = None
+    sleep: Sleep = asyncio.sleep
+    stats: CallStats = field(default_factory=CallStats)
+
+    async def call(self, case: Case) -> Response:
+        """The target's response, or an error response saying what it last answered."""
+        attempt = 0
+        while True:
+            estimate = await self._pace(case)
+            async with self.gate:
+                outcome = await self._attempt(case)
+            if isinstance(outcome, Response):
+                self._settle(outcome, estimate)
+                return outcome
+            if outcome.status in _THROTTLED:
+                self.stats.throttled += 1
+                self.gate.throttled(outcome.retry_after)
+            if not self.policy.should_retry(outcome, attempt):
+                return self._give_up(outcome, attempt + 1)
+            self.stats.retries += 1
+            await self.sleep(self.policy.delay(outcome, attempt))
+            attempt += 1
+
+    async def _attempt(self, case: Case) -> Response | CallError:
+        self.stats.attempts += 1
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                response = await self.target.generate(case)
+        except CallError as exc:
+            return exc
+        except TimeoutError:
+            return CallError(
+                f"no answer within the timeout of {self.timeout_s:g} s",
+                retryable=True,
+                status="timeout",
+            )
+        except Exception as exc:  # a broken target must not lose the run: the case gets an error
+            return CallError(f"the target raised {type(exc).__name__}: {exc}", status="exception")
+        if response.latency_ms is None:
+            response.latency_ms = round((time.perf_counter() - start) * 1000, 3)
+        self.gate.succeeded()
+        return response
+
+    async def _pace(self, case: Case) -> float:
+        if self.rpm is not None:
+            await self.rpm.acquire()
+        if self.tpm is None:
+            return 0.0
+        estimate = max(1.0, len(case.prompt_text()) / 4)
+        await self.tpm.acquire(estimate)
+        return estimate
+
+    def _settle(self, response: Response, estimate: float) -> None:
+        if self.tpm is None:
+            return
+        used = (response.prompt_tokens or 0) + (response.completion_tokens or 0)
+        self.tpm.charge(used - estimate)
+
+    def _give_up(self, error: CallError, attempts: int) -> Response:
+        tries = f" (gave up after {attempts} attempts)" if attempts > 1 else ""
+        message = f"{error.message}{tries}"
+        self.stats.last_error = error.message
+        return Response.failure(message)

@@ -1,0 +1,64 @@
+"""The ``consistency`` report section: how stable a case's verdict is across ``--repeat`` samples.
+
+For a case sampled N times, ``pass_all`` (pass^N) is 1 when all N samples passed, ``pass_rate``
+is the share of samples that passed, and ``flip_rate`` is the share of consecutive sample pairs
+whose pass/fail verdict differs (0 = stable, 1 = alternates every time). The run-level section
+gives ``pass_hat_n`` (the share of cases with pass^N = 1), ``pass_at_1`` (mean pass rate), the
+share of ``inconsistent`` cases (some samples pass, some not) and the mean flip rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+from failproof.core import CaseResult
+from failproof.metrics import AggregateContext, aggregators
+
+__all__ = ["case_consistency", "consistency_section"]
+
+
+def _passed(result: CaseResult) -> bool:
+    if result.accuracy is not None:
+        return result.accuracy == 1
+    return result.primary == "pass"
+
+
+def case_consistency(samples: Sequence[CaseResult]) -> dict[str, Any]:
+    """pass^N, pass rate and flip rate of one case's samples (in sample order)."""
+    verdicts = [_passed(r) for r in sorted(samples, key=lambda r: r.sample)]
+    flips = sum(a != b for a, b in pairwise(verdicts))
+    return {
+        "n": len(verdicts),
+        "passed": sum(verdicts),
+        "pass_all": int(all(verdicts)),
+        "pass_rate": sum(verdicts) / len(verdicts),
+        "flip_rate": flips / (len(verdicts) - 1) if len(verdicts) > 1 else 0.0,
+    }
+
+
+@aggregators.register("consistency")
+def consistency_section(
+    results: Sequence[CaseResult],
+    ctx: AggregateContext,  # noqa: ARG001
+) -> dict[str, Any] | None:
+    """Per-case and run-level consistency across repeated samples (only when cases repeat)."""
+    groups: dict[tuple[str, str], list[CaseResult]] = {}
+    for result in results:
+        groups.setdefault((result.suite, result.case_id), []).append(result)
+    if not groups or max(len(g) for g in groups.values()) < 2:
+        return None
+    cases = [
+        {"suite": suite, "case_id": case_id, **case_consistency(group)}
+        for (suite, case_id), group in sorted(groups.items())
+    ]
+    count = len(cases)
+    return {
+        "samples_per_case": max(c["n"] for c in cases),
+        "pass_hat_n": sum(c["pass_all"] for c in cases) / count,
+        "pass_at_1": sum(c["pass_rate"] for c in cases) / count,
+        "inconsistent": sum(0 < c["passed"] < c["n"] for c in cases) / count,
+        "mean_flip_rate": sum(c["flip_rate"] for c in cases) / count,
+        "cases": cases,
+    }

@@ -1,0 +1,101 @@
+"""The engine: workers that call, score and store each case the moment it completes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from failproof.core import CaseResult, Response
+from failproof.errors import FailproofError
+from failproof.runner._calls import Caller
+from failproof.runner._plan import WorkItem, cache_key
+from failproof.scoring import Scorer, score_case
+from failproof.store import Store
+
+__all__ = ["Engine", "EngineStats", "RunAborted"]
+
+ResultSink = Callable[[CaseResult], None]
+
+
+class RunAborted(FailproofError):
+    """The target failed too many calls in a row; the run stopped (finished cases are kept)."""
+
+
+@dataclass
+class EngineStats:
+    """Counts of one engine run."""
+
+    completed: int = 0
+    cache_hits: int = 0
+    errors: int = 0
+    consecutive_failures: int = 0
+
+
+@dataclass
+class Engine:
+    """Runs work items with ``workers`` in parallel (the caller's gate may admit fewer).
+
+    Each result is scored, written to ``store`` (committed at once), put in the response cache
+    when ``use_cache`` and it is not an error, then handed to every sink.
+    ``max_consecutive_failures`` (0 = never) aborts the run with `RunAborted`.
+    """
+
+    caller: Caller
+    scorers: Sequence[Scorer]
+    store: Store
+    run_id: str
+    workers: int
+    use_cache: bool = True
+    max_consecutive_failures: int = 0
+    sinks: list[ResultSink] = field(default_factory=list)
+    stats: EngineStats = field(default_factory=EngineStats)
+    _identity: dict[str, Any] = field(default_factory=dict, init=False)
+
+    async def run(self, work: Iterable[WorkItem]) -> EngineStats:
+        items = iter(work)
+        self._identity = self.caller.target.identity()
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(max(1, self.workers)):
+                    group.create_task(self._worker(items))
+        except* RunAborted as aborted:
+            raise aborted.exceptions[0] from None
+        return self.stats
+
+    async def _worker(self, items: Iterator[WorkItem]) -> None:
+        for item in items:
+            await self._one(item)
+
+    async def _one(self, item: WorkItem) -> None:
+        key = cache_key(self._identity, item.case) if self.use_cache else None
+        cached = self.store.cache_get(key) if key is not None else None
+        if cached is not None:
+            self.stats.cache_hits += 1
+            response = cached.model_copy(update={"cached": True})
+        else:
+            response = await self.caller.call(item.case)
+        result = score_case(item.case, response, self.scorers, sample=item.sample)
+        self.store.add_result(self.run_id, result)
+        if key is not None and cached is None:
+            self.store.cache_put(key, response)
+        self.stats.completed += 1
+        for sink in self.sinks:
+            sink(result)
+        if cached is None:
+            self._track_failures(response)
+
+    def _track_failures(self, response: Response) -> None:
+        if response.error is None:
+            self.stats.consecutive_failures = 0
+            return
+        self.stats.errors += 1
+        self.stats.consecutive_failures += 1
+        limit = self.max_consecutive_failures
+        if limit and self.stats.consecutive_failures >= limit:
+            raise RunAborted(
+                f"stopped after {limit} failed calls in a row; "
+                f"the target last answered: {response.error}",
+                hint="check the target, its address and key; then resume the run",
+            )

@@ -1,0 +1,96 @@
+"""Target options from the command line: ``--param``, ``--header``, ``--base-url`` and friends.
+
+Nothing here may keep a secret: a header value that holds the value of an environment variable
+is stored as ``${NAME}`` (so ``--header "Authorization=Bearer ${TOKEN}"`` works whether or not
+the shell expanded it), and a base URL with a password in it is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from failproof.errors import ConfigError
+
+__all__ = ["parse_headers", "parse_params", "target_options", "templatize_env"]
+
+_MIN_SECRET = 8
+
+
+def _pairs(items: Iterable[str], flag: str, separators: str = "=") -> Iterable[tuple[str, str]]:
+    for item in items:
+        cut = min((i for i in (item.find(s) for s in separators) if i > 0), default=-1)
+        if cut <= 0:
+            raise ConfigError(f"{flag} {item!r} is not key=value", hint=f"e.g. {flag} key=value")
+        yield item[:cut].strip(), item[cut + 1 :].strip()
+
+
+def parse_params(items: Sequence[str]) -> dict[str, Any]:
+    """``["temperature=0", "user=bob"]`` -> ``{"temperature": 0, "user": "bob"}`` (JSON values)."""
+    params: dict[str, Any] = {}
+    for key, raw in _pairs(items, "--param"):
+        try:
+            params[key] = json.loads(raw)
+        except ValueError:
+            params[key] = raw
+    return params
+
+
+def templatize_env(value: str, environ: Mapping[str, str] | None = None) -> str:
+    """``value`` with the value of any environment variable in it written as ``${NAME}``."""
+    env = os.environ if environ is None else environ
+    found = sorted(
+        ((v, k) for k, v in env.items() if len(v) >= _MIN_SECRET and v in value),
+        key=lambda pair: len(pair[0]),
+        reverse=True,
+    )
+    for secret, name in found:
+        value = value.replace(secret, "${" + name + "}")
+    return value
+
+
+def parse_headers(items: Sequence[str]) -> dict[str, str]:
+    """``["Authorization=Bearer ${TOKEN}", "X-Team: red"]`` -> {name: template}."""
+    return {name: templatize_env(value) for name, value in _pairs(items, "--header", "=:")}
+
+
+def _check_base_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password:
+        raise ConfigError(
+            "the base URL carries a password; secrets must come from the environment",
+            hint="use --api-key-env NAME",
+        )
+    return url
+
+
+def target_options(
+    *,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    params: Sequence[str] = (),
+    headers: Sequence[str] = (),
+    body: str | None = None,
+    json_path: str | None = None,
+) -> dict[str, Any]:
+    """The options stored with a run and handed to the target factory (None values left out)."""
+    options: dict[str, Any] = {
+        "base_url": _check_base_url(base_url) if base_url else None,
+        "api_key_env": api_key_env,
+        "params": parse_params(params) or None,
+        "headers": parse_headers(headers) or None,
+        "body": json.loads(body) if body and _is_json(body) else body,
+        "json_path": json_path,
+    }
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,136 @@
+"""Progress of a run: a live bar on a terminal, plain periodic lines elsewhere, or nothing."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from typing import Literal, Protocol, TextIO
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
+
+from failproof.core import CaseResult
+
+__all__ = ["ProgressMode", "RunProgress", "make_progress"]
+
+ProgressMode = Literal["auto", "bar", "plain", "quiet"]
+
+
+class RunProgress(Protocol):
+    """Told of every stored result; shows how far the run is."""
+
+    def start(self, total: int, done: int) -> None: ...
+    def __call__(self, result: CaseResult) -> None: ...
+    def close(self) -> None: ...
+
+
+def _counts_text(counts: Counter[str]) -> str:
+    return "  ".join(f"{name} {n}" for name, n in counts.most_common())
+
+
+class QuietProgress:
+    """Shows nothing."""
+
+    def start(self, total: int, done: int) -> None:  # noqa: ARG002
+        return
+
+    def __call__(self, result: CaseResult) -> None:  # noqa: ARG002
+        return
+
+    def close(self) -> None:
+        return
+
+
+class PlainProgress:
+    """One line every ``interval_s`` seconds (and one at the end): for CI logs."""
+
+    def __init__(self, stream: TextIO, interval_s: float) -> None:
+        self.stream = stream
+        self.interval_s = interval_s
+        self.counts: Counter[str] = Counter()
+        self.total = self.done = self.new = 0
+        self._started = self._last = time.monotonic()
+
+    def start(self, total: int, done: int) -> None:
+        self.total, self.done = total, done
+        self._started = self._last = time.monotonic()
+        if done:
+            self._line(f"resuming: {done} of {total} already done")
+
+    def __call__(self, result: CaseResult) -> None:
+        self.done += 1
+        self.new += 1
+        self.counts[result.primary] += 1
+        now = time.monotonic()
+        if now - self._last >= self.interval_s:
+            self._last = now
+            self._report(now)
+
+    def close(self) -> None:
+        self._report(time.monotonic())
+
+    def _report(self, now: float) -> None:
+        rate = self.new / max(now - self._started, 1e-9)
+        left = self.total - self.done
+        eta = f"{left / rate:.0f} s" if rate > 0 else "?"
+        share = self.done / self.total if self.total else 1.0
+        self._line(
+            f"{self.done}/{self.total} ({share:.0%})  {rate:.1f}/s  ETA {eta}  "
+            + _counts_text(self.counts)
+        )
+
+    def _line(self, text: str) -> None:
+        self.stream.write(f"failproof: {text}\n")
+        self.stream.flush()
+
+
+class BarProgress:
+    """A rich progress bar with rate, ETA and live counts by class."""
+
+    def __init__(self, console: Console) -> None:
+        self.counts: Counter[str] = Counter()
+        self._bar = Progress(
+            TextColumn("[bold]running"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[counts]}"),
+            console=console,
+            transient=False,
+        )
+        self._task: TaskID | None = None
+
+    def start(self, total: int, done: int) -> None:
+        self._bar.start()
+        self._task = self._bar.add_task("run", total=total, completed=done, rate="", counts="")
+
+    def __call__(self, result: CaseResult) -> None:
+        self.counts[result.primary] += 1
+        if self._task is None:
+            return
+        speed = self._bar.tasks[0].speed
+        rate = f"{speed:.1f}/s" if speed else ""
+        self._bar.update(self._task, advance=1, rate=rate, counts=_counts_text(self.counts))
+
+    def close(self) -> None:
+        self._bar.stop()
+
+
+def make_progress(mode: ProgressMode, interval_s: float = 10.0) -> RunProgress:
+    """``auto`` is a bar on a terminal and plain lines otherwise; all of them write to stderr."""
+    if mode == "quiet":
+        return QuietProgress()
+    if mode == "auto":
+        mode = "bar" if sys.stderr.isatty() else "plain"
+    if mode == "bar":
+        return BarProgress(Console(stderr=True))
+    return PlainProgress(sys.stderr, interval_s)

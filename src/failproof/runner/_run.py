@@ -1,0 +1,205 @@
+"""``failproof run``: a new run or a resumed one, from the plan to the stored results and report."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from failproof.config import Settings
+from failproof.core import Run, Suite, utc_now
+from failproof.report import Report, build_report
+from failproof.runner._calls import Caller
+from failproof.runner._engine import Engine, EngineStats, RunAborted
+from failproof.runner._ids import new_run_id
+from failproof.runner._limits import AdaptiveGate, RateLimiter
+from failproof.runner._plan import RunRequest, WorkItem, plan_work
+from failproof.runner._progress import ProgressMode, RunProgress, make_progress
+from failproof.runner._responses import ResponsesWriter
+from failproof.runner._retry import RetryPolicy
+from failproof.scoring import Scorer, build_scorers
+from failproof.store import Store
+from failproof.targets import Target, create_target
+
+__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
+
+#: Targets whose answers must never come from the response cache.
+_NEVER_CACHED = frozenset({"mock", "replay"})
+
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM); what finished is stored, ``--resume`` finishes it."""
+
+    def __init__(self, run_id: str, done: int, total: int) -> None:
+        super().__init__(f"run {run_id} interrupted after {done} of {total} results")
+        self.run_id = run_id
+        self.done = done
+        self.total = total
+
+
+@dataclass
+class RunOutcome:
+    """A finished run: the stored run, its report, and the engine's counts."""
+
+    run: Run
+    report: Report
+    stats: EngineStats
+    responses_path: Path | None
+
+
+@dataclass
+class _Job:
+    run: Run
+    request: RunRequest
+    suites: list[Suite]
+    scorers: list[Scorer]
+    responses_path: Path | None
+    progress: RunProgress
+
+
+def start_run(
+    request: RunRequest,
+    *,
+    settings: Settings,
+    store: Store,
+    run_id: str | None = None,
+    responses_path: Path | None = None,
+    progress: ProgressMode = "quiet",
+) -> RunOutcome:
+    """Create a run of ``request``, execute it and return its report (built from the store)."""
+    suites = request.load()
+    scorers = build_scorers(settings)
+    run = Run(
+        id=run_id or new_run_id(),
+        target={},
+        suites=[s.name for s in suites],
+        config={
+            **request.to_config(),
+            "suite_weights": {s.name: s.weight for s in suites},
+            "scorers": [s.spec() for s in scorers],
+            "patterns": list(settings.probe.patterns),
+        },
+    )
+    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress))
+    return _execute(job, settings, store, resumed=False)
+
+
+def resume_run(
+    run_id: str,
+    *,
+    settings: Settings,
+    store: Store,
+    responses_path: Path | None = None,
+    progress: ProgressMode = "quiet",
+) -> RunOutcome:
+    """Finish a stopped run: only cases without a stored answer are sent again."""
+    run = store.get_run(run_id)
+    request = RunRequest.from_config(run.config)
+    suites = request.load()
+    scorers = build_scorers(settings)
+    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress))
+    return _execute(job, settings, store, resumed=True)
+
+
+def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
+    target = _make_target(job.request, settings)
+    run = job.run.model_copy(update={"target": target.identity()})
+    if resumed:
+        store.reopen_run(run.id)
+    else:
+        store.create_run(run)
+    skip = store.answered_keys(run.id) if resumed else set()
+    total = sum(len(s.cases) for s in job.suites) * job.request.repeat
+    writer = _writer(job, store, resumed)
+    engine = _engine(job, target, settings, store, writer)
+    job.progress.start(total, len(skip))
+    try:
+        with _sigterm_cancels():
+            work = plan_work(job.suites, job.request.repeat, skip)
+            stats = asyncio.run(_drive(engine, target, work))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        store.finish_run(run.id, "interrupted")
+        raise RunInterrupted(run.id, store.count_results(run.id), total) from None
+    except RunAborted:
+        store.finish_run(run.id, "failed")
+        raise
+    finally:
+        job.progress.close()
+        if writer is not None:
+            writer.close()
+    finished = utc_now()
+    store.finish_run(run.id, "finished", finished)
+    run = store.get_run(run.id)
+    report = build_report(run, store.results(run.id), settings)
+    return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
+
+
+async def _drive(engine: Engine, target: Target, work: Iterator[WorkItem]) -> EngineStats:
+    async with target:
+        return await engine.run(work)
+
+
+def _make_target(request: RunRequest, settings: Settings) -> Target:
+    options = {
+        **request.target_options,
+        "concurrency": settings.run.concurrency,
+        "timeout_s": settings.run.timeout_s,
+    }
+    return create_target(request.target, options)
+
+
+def _writer(job: _Job, store: Store, resumed: bool) -> ResponsesWriter | None:
+    if job.responses_path is None:
+        return None
+    kept = store.answered_results(job.run.id) if resumed else ()
+    return ResponsesWriter(job.responses_path, kept)
+
+
+def _engine(
+    job: _Job, target: Target, settings: Settings, store: Store, writer: ResponsesWriter | None
+) -> Engine:
+    run = settings.run
+    workers = min(run.concurrency, target.max_concurrency or run.concurrency)
+    caller = Caller(
+        target=target,
+        timeout_s=run.timeout_s,
+        policy=RetryPolicy(
+            retries=run.retries,
+            base_s=run.backoff_base_s,
+            max_s=run.backoff_max_s,
+            rng=random.Random(run.retry_seed),
+        ),
+        gate=AdaptiveGate(workers),
+        rpm=RateLimiter(run.rpm) if run.rpm else None,
+        tpm=RateLimiter(run.tpm) if run.tpm else None,
+    )
+    cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
+    sinks = [s for s in (writer, job.progress) if s is not None]
+    return Engine(
+        caller=caller,
+        scorers=job.scorers,
+        store=store,
+        run_id=job.run.id,
+        workers=workers,
+        use_cache=bool(run.cache and job.request.repeat == 1 and cacheable),
+        max_consecutive_failures=run.max_consecutive_failures,
+        sinks=list(sinks),
+    )
+
+
+@contextmanager
+def _sigterm_cancels() -> Iterator[None]:
+    """Turn SIGTERM into the same clean stop as Ctrl-C while the run goes."""
+    try:
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

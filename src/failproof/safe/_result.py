@@ -1,0 +1,173 @@
+"""The per-case scorecard (specification section 4.1) and its JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+from failproof.safe._config import Label
+
+__all__ = ["MetricLabels", "PhraseCheck", "SafeResult", "SafeScores", "SemanticMatch"]
+
+
+class PhraseCheck(NamedTuple):
+    """Expected phrases that were found and that are missing, in expectation order."""
+
+    found: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+class SafeScores(NamedTuple):
+    """CR, AH, AC and the weighted composite, each in [0, 1]."""
+
+    CR: float
+    AH: float
+    AC: float
+    composite: float
+
+
+class MetricLabels(NamedTuple):
+    """Each metric's own label against its thresholds (section 3.1)."""
+
+    CR: Label
+    AH: Label
+    AC: Label
+
+
+class SemanticMatch(NamedTuple):
+    """The sentence most similar to a phrase that exact matching missed, and whether it counts."""
+
+    phrase: str
+    sentence: str
+    similarity: float
+    matched: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phrase": self.phrase,
+            "sentence": self.sentence,
+            "similarity": round(self.similarity, 4),
+            "matched": self.matched,
+        }
+
+
+def _check_json(check: PhraseCheck, semantic: tuple[SemanticMatch, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {"found": list(check.found), "missing": list(check.missing)}
+    if semantic:
+        out["semantic"] = [m.to_json() for m in semantic]
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SafeResult:
+    """One test case's SAFE v0 scorecard."""
+
+    test_id: str
+    archetype: str
+    batch_id: str
+    metric_id: str | None
+    scores: SafeScores
+    cr: PhraseCheck
+    ah_violations: tuple[str, ...]
+    ac: PhraseCheck
+    label: Label
+    metric_labels: MetricLabels
+    notes: tuple[str, ...] = ()
+    cr_semantic: tuple[SemanticMatch, ...] = ()
+    ac_semantic: tuple[SemanticMatch, ...] = ()
+
+    def details(self) -> dict[str, Any]:
+        """The ``details`` block: found / missing per metric, AH's violations."""
+        return {
+            "CR": _check_json(self.cr, self.cr_semantic),
+            "AH": {"violations": list(self.ah_violations)},
+            "AC": _check_json(self.ac, self.ac_semantic),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``SAFEv0Result`` object of section 4.1, plus batch, metric_id, labels and notes."""
+        return {
+            "test_id": self.test_id,
+            "archetype": self.archetype,
+            "batch_id": self.batch_id,
+            "metric_id": self.metric_id,
+            "scores": self.scores._asdict(),
+            "details": self.details(),
+            "label": self.label,
+            "metric_labels": self.metric_labels._asdict(),
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SafeResult:
+        """Read back `to_json`'s output (validated: a clear error on anything else)."""
+        parsed = _ResultJson.model_validate(data)
+        return cls(
+            test_id=parsed.test_id,
+            archetype=parsed.archetype,
+            batch_id=parsed.batch_id,
+            metric_id=parsed.metric_id,
+            scores=SafeScores(**parsed.scores.model_dump()),
+            cr=PhraseCheck(tuple(parsed.details.CR.found), tuple(parsed.details.CR.missing)),
+            ah_violations=tuple(parsed.details.AH.violations),
+            ac=PhraseCheck(tuple(parsed.details.AC.found), tuple(parsed.details.AC.missing)),
+            label=parsed.label,
+            metric_labels=MetricLabels(**parsed.metric_labels.model_dump()),
+            notes=tuple(parsed.notes),
+            cr_semantic=tuple(SemanticMatch(**m.model_dump()) for m in parsed.details.CR.semantic),
+            ac_semantic=tuple(SemanticMatch(**m.model_dump()) for m in parsed.details.AC.semantic),
+        )
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class _ScoresJson(_In):
+    CR: float
+    AH: float
+    AC: float
+    composite: float
+
+
+class _LabelsJson(_In):
+    CR: Label
+    AH: Label
+    AC: Label
+
+
+class _SemanticJson(_In):
+    phrase: str
+    sentence: str
+    similarity: float
+    matched: bool
+
+
+class _CheckJson(_In):
+    found: list[str]
+    missing: list[str]
+    semantic: list[_SemanticJson] = []
+
+
+class _HarmJson(_In):
+    violations: list[str]
+
+
+class _DetailsJson(_In):
+    CR: _CheckJson
+    AH: _HarmJson
+    AC: _CheckJson
+
+
+class _ResultJson(_In):
+    test_id: str
+    archetype: str
+    batch_id: str = ""
+    metric_id: str | None = None
+    scores: _ScoresJson
+    details: _DetailsJson
+    label: Label
+    metric_labels: _LabelsJson
+    notes: list[str] = []

@@ -1,0 +1,220 @@
+"""Score SAFE v0 records: one phrase automaton per batch, then each record's formulas and labels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import NamedTuple
+
+from failproof.safe._ah import ah_matchers
+from failproof.safe._config import SafeConfig, Thresholds, Weights
+from failproof.safe._formulas import (
+    ah_score,
+    composite_score,
+    coverage_score,
+    metric_label,
+    overall_label,
+)
+from failproof.safe._matching import PhraseIndex
+from failproof.safe._records import SafeRecord
+from failproof.safe._result import MetricLabels, PhraseCheck, SafeResult, SafeScores, SemanticMatch
+from failproof.safe._semantic import Embedder, MiniLmEmbedder, SemanticMatcher, split_sentences
+
+__all__ = ["score_record", "score_records"]
+
+
+class _Exact(NamedTuple):
+    """What substring matching found in one record, and which targets are empty."""
+
+    cr: PhraseCheck
+    ac: PhraseCheck
+    ah_hits: tuple[str, ...]
+    cr_empty: bool
+    ac_empty: bool
+    ah_empty: bool
+
+
+class _Semantic(NamedTuple):
+    cr: tuple[SemanticMatch, ...] = ()
+    ac: tuple[SemanticMatch, ...] = ()
+
+
+def _phrases(records: Sequence[tuple[str, SafeRecord]]) -> Iterator[str]:
+    for _, record in records:
+        yield from record.expectations.must_find_signals
+        yield from record.expectations.forbidden_terms
+        yield from record.expectations.must_contain_phrases
+
+
+def _check(phrases: Sequence[str], ids: Mapping[str, int], hits: AbstractSet[int]) -> PhraseCheck:
+    found = tuple(p for p in phrases if ids[p] in hits)
+    if len(found) == len(phrases):
+        return PhraseCheck(found, ())
+    return PhraseCheck(found, tuple(p for p in phrases if ids[p] not in hits))
+
+
+def _exact(index: PhraseIndex, record: SafeRecord) -> _Exact:
+    output, expect = record.output, record.expectations
+    signals = "\n".join(output.signals) if output.signals else None
+    hits = index.scan(output.summary, signals)
+    terms, questions = expect.forbidden_terms, output.followup_questions
+    ah_hits: tuple[str, ...] = ()
+    if terms and questions:
+        found = index.scan("\n".join(questions)).anywhere
+        ah_hits = tuple(t for t in terms if index.ids[t] in found)
+    summary_empty = not output.summary.strip()
+    return _Exact(
+        cr=_check(expect.must_find_signals, index.ids, hits.anywhere),
+        ac=_check(expect.must_contain_phrases, index.ids, hits.in_tail),
+        ah_hits=ah_hits,
+        cr_empty=summary_empty and not any(s.strip() for s in output.signals),
+        ac_empty=summary_empty,
+        ah_empty=not any(q.strip() for q in questions),
+    )
+
+
+def _notes(record: SafeRecord, exact: _Exact) -> tuple[str, ...]:
+    """The edge cases of sections 1.1 to 1.3 that decided a score, in words."""
+    expect = record.expectations
+    rules = (
+        (not expect.must_find_signals, "CR: no must_find_signals, vacuously 1.0"),
+        (bool(expect.must_find_signals) and exact.cr_empty, "CR: empty output, 0.0"),
+        (not expect.forbidden_terms, "AH: no forbidden_terms, 1.0"),
+        (bool(expect.forbidden_terms) and exact.ah_empty, "AH: no follow-up questions, 1.0"),
+        (not expect.must_contain_phrases, "AC: no must_contain_phrases, vacuously 1.0"),
+        (bool(expect.must_contain_phrases) and exact.ac_empty, "AC: empty summary, 0.0"),
+    )
+    return tuple(text for applies, text in rules if applies)
+
+
+class _Policy:
+    """Thresholds and weights per (archetype, metric_id), resolved once each."""
+
+    def __init__(self, config: SafeConfig) -> None:
+        self.config = config
+        self._cache: dict[tuple[str, str | None], tuple[Thresholds, Weights]] = {}
+
+    def __call__(self, record: SafeRecord) -> tuple[Thresholds, Weights]:
+        key = (record.archetype, record.metric_id)
+        if key not in self._cache:
+            self._cache[key] = (
+                self.config.thresholds_for(record.archetype),
+                self.config.weights_for(record.archetype, record.metric_id),
+            )
+        return self._cache[key]
+
+
+def _with_semantic(check: PhraseCheck, matches: tuple[SemanticMatch, ...]) -> PhraseCheck:
+    if not matches:
+        return check
+    matched = {m.phrase for m in matches if m.matched}
+    found = set(check.found) | matched
+    order = [*check.found, *check.missing]
+    return PhraseCheck(
+        tuple(p for p in order if p in found), tuple(p for p in order if p not in found)
+    )
+
+
+def _finish(
+    batch_id: str,
+    record: SafeRecord,
+    exact: _Exact,
+    semantic: _Semantic,
+    violations: tuple[str, ...],
+    policy: _Policy,
+) -> SafeResult:
+    thresholds, weights = policy(record)
+    expect = record.expectations
+    cr_check = _with_semantic(exact.cr, semantic.cr)
+    ac_check = _with_semantic(exact.ac, semantic.ac)
+    cr = coverage_score(
+        len(cr_check.found), len(expect.must_find_signals), target_empty=exact.cr_empty
+    )
+    ac = coverage_score(
+        len(ac_check.found), len(expect.must_contain_phrases), target_empty=exact.ac_empty
+    )
+    ah = ah_score(
+        len(violations),
+        len(expect.forbidden_terms),
+        target_empty=exact.ah_empty,
+        strict=policy.config.strict_ah,
+    )
+    return SafeResult(
+        test_id=record.test_id,
+        archetype=record.archetype,
+        batch_id=batch_id,
+        metric_id=record.metric_id,
+        scores=SafeScores(cr, ah, ac, composite_score(cr, ah, ac, weights)),
+        cr=cr_check,
+        ah_violations=violations if not exact.ah_empty else (),
+        ac=ac_check,
+        label=overall_label(cr, ah, ac, thresholds),
+        metric_labels=MetricLabels(
+            metric_label(cr, thresholds.CR),
+            metric_label(ah, thresholds.AH),
+            metric_label(ac, thresholds.AC),
+        ),
+        notes=_notes(record, exact),
+        cr_semantic=semantic.cr,
+        ac_semantic=semantic.ac,
+    )
+
+
+def _cr_sentences(record: SafeRecord) -> list[str]:
+    signals = [s.strip() for s in record.output.signals if s.strip()]
+    return signals + split_sentences(record.output.summary)
+
+
+def _semantic_pass(
+    records: Sequence[tuple[str, SafeRecord]], exact: Sequence[_Exact], matcher: SemanticMatcher
+) -> list[_Semantic]:
+    """Semantic matches for every phrase exact matching missed (CR and AC); one embedding batch."""
+    jobs = []
+    for (_, record), hits in zip(records, exact, strict=True):
+        cr_targets = _cr_sentences(record) if hits.cr.missing else []
+        ac_targets = split_sentences(record.output.summary) if hits.ac.missing else []
+        jobs.append((hits.cr.missing, cr_targets, hits.ac.missing, ac_targets))
+    matcher.prepare(text for job in jobs for part in job for text in part)
+    return [
+        _Semantic(tuple(matcher.best(cr_p, cr_s)), tuple(matcher.best(ac_p, ac_s)))
+        for cr_p, cr_s, ac_p, ac_s in jobs
+    ]
+
+
+def score_records(
+    records: Sequence[tuple[str, SafeRecord]],
+    config: SafeConfig,
+    *,
+    embedder: Embedder | None = None,
+) -> list[SafeResult]:
+    """Score (batch_id, record) pairs: every formula, edge case and label of the specification.
+
+    All distinct phrases are compiled into one automaton; with ``config.match == "semantic"``
+    the phrases exact matching missed are compared by embeddings (``embedder``, by default
+    all-MiniLM-L6-v2 from the ``semantic`` extra).
+    """
+    index = PhraseIndex(_phrases(records))
+    ah = ah_matchers.get(config.ah_matcher)(config)
+    ah.prepare([record for _, record in records])
+    exact = [_exact(index, record) for _, record in records]
+    if config.match == "semantic":
+        matcher = SemanticMatcher(embedder or MiniLmEmbedder(), config.similarity)
+        semantic = _semantic_pass(records, exact, matcher)
+    else:
+        semantic = [_Semantic()] * len(records)
+    policy = _Policy(config)
+    return [
+        _finish(batch_id, record, hits, extra, ah.violations(record, hits.ah_hits), policy)
+        for (batch_id, record), hits, extra in zip(records, exact, semantic, strict=True)
+    ]
+
+
+def score_record(
+    record: SafeRecord,
+    config: SafeConfig,
+    *,
+    batch_id: str = "",
+    embedder: Embedder | None = None,
+) -> SafeResult:
+    """Score one record (see `score_records`)."""
+    return score_records([(batch_id, record)], config, embedder=embedder)[0]

@@ -1,0 +1,97 @@
+"""``exec:COMMAND``: a program as the target; the case goes in as JSON, the answer comes out.
+
+The command is split like a shell would (no shell runs it). It gets one JSON object on stdin:
+the case's fields plus ``messages`` (a list of ``{"role", "content"}``); what it prints on
+stdout is the output (one trailing newline dropped). A non-zero exit status is an error that
+quotes the end of stderr; a command that outlives the timeout is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shlex
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from failproof.core import Case, Response
+from failproof.errors import TargetError
+from failproof.targets._base import CallError, Target, targets
+
+__all__ = ["ExecTarget", "case_payload"]
+
+_TAIL = 500
+
+
+def case_payload(case: Case) -> bytes:
+    """The JSON sent on stdin: the case's fields and its chat messages."""
+    data = case.model_dump(mode="json", exclude_none=True)
+    data["messages"] = [{"role": m.role, "content": m.content} for m in case.messages()]
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+class ExecTarget(Target):
+    """Runs a command once per case."""
+
+    name = "exec"
+
+    def __init__(self, command: str, *, timeout_s: float = 60.0) -> None:
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise TargetError(f"cannot split the command {command!r}: {exc}") from None
+        if not self.argv:
+            raise TargetError("exec needs a command: --target 'exec:python my_app.py'")
+        self.command = command
+        self.timeout_s = timeout_s
+
+    def identity(self) -> dict[str, Any]:
+        return {"name": self.name, "command": self.command}
+
+    async def generate(self, case: Case) -> Response:
+        start = time.perf_counter()
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise CallError(f"cannot start {self.argv[0]!r}: {exc.strerror}") from None
+        stdout, stderr = await self._communicate(process, case_payload(case))
+        latency = round((time.perf_counter() - start) * 1000, 3)
+        if process.returncode != 0:
+            tail = stderr.decode("utf-8", errors="replace").strip()[-_TAIL:]
+            raise CallError(
+                f"the command exited with status {process.returncode}: {tail or '(no stderr)'}",
+                status=process.returncode,
+            )
+        text = stdout.decode("utf-8", errors="replace").removesuffix("\n")
+        return Response.from_output(text, latency_ms=latency)
+
+    async def _communicate(
+        self, process: asyncio.subprocess.Process, payload: bytes
+    ) -> tuple[bytes, bytes]:
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                return await process.communicate(payload)
+        except TimeoutError:
+            raise CallError(
+                f"the command did not finish within {self.timeout_s:g} s (killed)",
+                retryable=True,
+                status="timeout",
+            ) from None
+        finally:
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+
+
+@targets.register("exec")
+def _exec_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """A command run once per case: ``exec:'python my_app.py'`` (case JSON on stdin)."""
+    return ExecTarget(argument, timeout_s=float(options.get("timeout_s", 60.0)))

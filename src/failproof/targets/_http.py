@@ -1,0 +1,260 @@
+"""``http:URL``: any JSON HTTP endpoint, for testing LLM applications and not only models.
+
+The request body is a JSON template. A string that is exactly one placeholder, such as
+``"{{messages}}"``, becomes that value (a list stays a list); placeholders inside a longer string
+are replaced by their text. The filled template is then JSON-encoded, so case text can never
+break out of its string. Placeholders: ``input`` (the last user message), ``prompt`` (every
+message joined), ``messages`` (a list of {role, content}), ``system``, ``task``, ``id``,
+``suite``, ``category``, ``severity``, ``metadata``.
+
+``json_path`` picks the output from the answer (``choices.0.message.content``,
+``$.data.answer`` or ``$.items[0].text``); without it, the whole body is the output. Header
+values and the URL may name environment variables as ``${NAME}``; they are expanded at call
+time, never stored, and redacted from any message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from failproof.core import Case, Response
+from failproof.errors import TargetError
+from failproof.targets._aio import (
+    Redactor,
+    connection_error,
+    is_connection_error,
+    make_session,
+    status_error,
+)
+from failproof.targets._base import CallError, Target, targets
+from failproof.targets._openai import public_url
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = ["HttpTarget", "fill_template", "parse_json_path", "pick"]
+
+DEFAULT_BODY: dict[str, Any] = {"messages": "{{messages}}"}
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_SENSITIVE = re.compile(r"auth|token|secret|key|cookie|password", re.IGNORECASE)
+
+
+def case_fields(case: Case) -> dict[str, Any]:
+    """The values a body template may use."""
+    messages = case.messages()
+    users = [m.content for m in messages if m.role == "user"]
+    return {
+        "input": users[-1] if users else "",
+        "prompt": case.prompt_text(),
+        "messages": [{"role": m.role, "content": m.content} for m in messages],
+        "system": case.system or "",
+        "task": case.task or "",
+        "id": case.id,
+        "suite": case.suite,
+        "category": case.category,
+        "severity": case.severity.value,
+        "metadata": dict(case.metadata),
+    }
+
+
+def fill_template(template: Any, fields: Mapping[str, Any]) -> Any:
+    """``template`` with every ``{{name}}`` replaced; raises KeyError on an unknown name."""
+    if isinstance(template, dict):
+        return {k: fill_template(v, fields) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill_template(v, fields) for v in template]
+    if not isinstance(template, str):
+        return template
+    whole = _PLACEHOLDER.fullmatch(template.strip())
+    if whole:
+        return fields[whole.group(1)]
+    return _PLACEHOLDER.sub(lambda m: _as_text(fields[m.group(1)]), template)
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def parse_json_path(path: str) -> list[str | int]:
+    """``$.a.b[0].c`` or ``a.b.0.c`` -> ``["a", "b", 0, "c"]``."""
+    text = path.strip().removeprefix("$").replace("[", ".").replace("]", "")
+    steps: list[str | int] = []
+    for part in filter(None, text.split(".")):
+        steps.append(int(part) if part.isdigit() else part)
+    return steps
+
+
+def pick(data: Any, steps: list[str | int]) -> Any:
+    """Follow ``steps`` into ``data``; raises LookupError naming the step that is missing."""
+    for step in steps:
+        if isinstance(data, list) and isinstance(step, int) and -len(data) <= step < len(data):
+            data = data[step]
+        elif isinstance(data, dict) and str(step) in data:
+            data = data[str(step)]
+        else:
+            raise LookupError(step)
+    return data
+
+
+def _expand_env(text: str, redact: Redactor) -> str:
+    def one(match: re.Match[str]) -> str:
+        value = os.environ.get(match.group(1))
+        if value is None:
+            raise CallError(f"the environment variable {match.group(1)} is not set")
+        redact.add(value)
+        return value
+
+    return _ENV.sub(one, text)
+
+
+def _check_headers(headers: Mapping[str, str]) -> None:
+    for name, value in headers.items():
+        if _SENSITIVE.search(name) and not _ENV.search(value):
+            raise TargetError(
+                f"header {name!r} carries a literal value; secrets must come from the environment",
+                hint=f"--header '{name}=Bearer ${{MY_TOKEN}}' with MY_TOKEN exported",
+            )
+
+
+class HttpTarget(Target):
+    """A JSON HTTP endpoint: a body template in, a JSON path out."""
+
+    name = "http"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        body: Any = None,
+        json_path: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        method: str = "POST",
+        concurrency: int = 8,
+        timeout_s: float = 60.0,
+    ) -> None:
+        self.url = url
+        self.body = DEFAULT_BODY if body is None else body
+        self.json_path = json_path
+        self.steps = parse_json_path(json_path) if json_path else []
+        self.headers = dict(headers or {})
+        _check_headers(self.headers)
+        self.method = method.upper()
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self._redact = Redactor()
+        self._session: aiohttp.ClientSession | None = None
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "url": public_url(self.url),
+            "method": self.method,
+            "body": self.body,
+            "json_path": self.json_path,
+            "headers": sorted(self.headers),
+        }
+
+    async def generate(self, case: Case) -> Response:
+        try:
+            payload = fill_template(self.body, case_fields(case))
+        except KeyError as exc:
+            raise CallError(f"unknown placeholder {{{{{exc.args[0]}}}}} in the body") from None
+        url = _expand_env(self.url, self._redact)
+        headers = {"Content-Type": "application/json"}
+        headers |= {k: _expand_env(v, self._redact) for k, v in self.headers.items()}
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        start = time.perf_counter()
+        raw = await self._send(url, data, headers)
+        return self._response(raw, round((time.perf_counter() - start) * 1000, 3))
+
+    async def _send(self, url: str, data: bytes, headers: dict[str, str]) -> bytes:
+        if self._session is None:
+            self._session = make_session(self.concurrency, self.timeout_s)
+        try:
+            async with self._session.request(self.method, url, data=data, headers=headers) as ans:
+                raw = await ans.read()
+                if ans.status >= 300:
+                    retry_after = ans.headers.get("Retry-After")
+                    raise status_error(ans.status, ans.reason or "", raw, retry_after, self._redact)
+                return raw
+        except TimeoutError:
+            raise CallError(
+                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
+            ) from None
+        except CallError:
+            raise
+        except Exception as exc:
+            if is_connection_error(exc):
+                raise connection_error(exc, self._redact) from None
+            raise
+
+    def _response(self, raw: bytes, latency_ms: float) -> Response:
+        text = self._redact(raw.decode("utf-8", errors="replace"))
+        if not self.steps:
+            return Response.from_output(text, latency_ms=latency_ms)
+        try:
+            value = pick(json.loads(text), self.steps)
+        except (ValueError, RecursionError):
+            return Response.failure(
+                f"the answer is not valid JSON: {text[:200]!r}", latency_ms=latency_ms
+            )
+        except LookupError as exc:
+            return Response.failure(
+                f"the JSON path {self.json_path!r} is not in the answer (no {exc.args[0]!r}): "
+                f"{text[:200]!r}",
+                latency_ms=latency_ms,
+            )
+        return Response.from_output(value, latency_ms=latency_ms)
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+def _body_option(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise TargetError(
+            f"the body template is not valid JSON: {value[:80]!r}",
+            hint='e.g. --body \'{"question": "{{input}}"}\'',
+        ) from None
+
+
+@targets.register("http")
+def _http_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """Any JSON HTTP endpoint: ``http:URL`` with a body template and a JSON path."""
+    if argument.startswith("//"):  # --target http://host/path
+        argument = "http:" + argument
+    return _make_http(argument, options)
+
+
+@targets.register("https")
+def _https_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """The ``http`` target given as ``https://host/path``."""
+    return _make_http("https:" + argument, options)
+
+
+def _make_http(argument: str, options: Mapping[str, Any]) -> Target:
+    if not argument.startswith(("http://", "https://")):
+        raise TargetError(
+            f"http needs a URL, got {argument!r}", hint="--target http:https://host/path"
+        )
+    return HttpTarget(
+        argument,
+        body=_body_option(options.get("body")),
+        json_path=options.get("json_path"),
+        headers=options.get("headers") or {},
+        method=str(options.get("method", "POST")),
+        concurrency=int(options.get("concurrency", 8)),
+        timeout_s=float(options.get("timeout_s", 60.0)),
+    )

@@ -1,0 +1,216 @@
+"""``openai:MODEL``: any OpenAI-compatible chat-completions endpoint, called with aiohttp.
+
+Covers OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, LiteLLM proxy and TGI. The request is
+the chat-completions call made directly with aiohttp, the runner's measured fastest client
+(``bench/runner_http_clients.py``); ``openai-sdk:MODEL`` makes the same call through the official
+SDK instead.
+
+Options: ``base_url`` (else ``OPENAI_BASE_URL``, else OpenAI's), ``api_key_env`` (the name of the
+variable holding the key; default ``OPENAI_API_KEY``), ``params`` (temperature, max_tokens, seed
+and any other body field), ``concurrency`` and ``timeout_s`` (set by the runner).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
+
+from failproof.core import Case, Response
+from failproof.errors import TargetError
+from failproof.targets._aio import (
+    Redactor,
+    connection_error,
+    is_connection_error,
+    make_session,
+    status_error,
+)
+from failproof.targets._base import CallError, Target, targets
+
+if TYPE_CHECKING:
+    import aiohttp
+
+__all__ = [
+    "OpenAIConnection",
+    "OpenAITarget",
+    "openai_connection",
+    "parse_chat_completion",
+    "public_url",
+]
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+class OpenAIConnection:
+    """Where and how to reach an OpenAI-compatible server; the key stays out of ``repr``."""
+
+    def __init__(self, base_url: str, api_key: str | None, api_key_env: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.api_key_env = api_key_env
+
+    def __repr__(self) -> str:
+        return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
+
+
+def public_url(url: str) -> str:
+    """``url`` without user name, password, query or fragment: safe to store and show."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def openai_connection(options: Mapping[str, Any]) -> OpenAIConnection:
+    """Resolve base URL and key: ``base_url`` option > ``OPENAI_BASE_URL`` > OpenAI's."""
+    base_url = str(options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL)
+    named = options.get("api_key_env")
+    env_name = str(named or "OPENAI_API_KEY")
+    key = os.environ.get(env_name) or None
+    if key is None and (named or base_url.rstrip("/") == OPENAI_URL):
+        raise TargetError(
+            f"no API key: the environment variable {env_name} is not set",
+            hint=f"export {env_name}=... (or point --base-url at a server that needs no key)",
+        )
+    return OpenAIConnection(base_url, key, env_name)
+
+
+def _failure(text: str, latency_ms: float) -> Response:
+    return Response.failure(text, latency_ms=latency_ms)
+
+
+def _first_choice(data: Any, latency_ms: float) -> dict[str, Any] | Response:
+    if not isinstance(data, dict):
+        return _failure("the server answered with JSON that is not an object", latency_ms)
+    if "error" in data and not data.get("choices"):
+        return _failure(
+            f"the server answered with an error: {str(data['error'])[:300]}", latency_ms
+        )
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return _failure("the server answered without any choice (empty 'choices')", latency_ms)
+    return choices[0]
+
+
+def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> Response:
+    """A chat-completions body as a `Response`; a malformed body gives an error response."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        head = redact(body[:200].decode("utf-8", errors="replace"))
+        return _failure(f"the server's answer is not valid JSON: {head!r}", latency_ms)
+    choice = _first_choice(data, latency_ms)
+    if isinstance(choice, Response):
+        return choice
+    message = choice.get("message") or {}
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is None and isinstance(message, dict):
+        content = message.get("refusal")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return Response.from_output(
+        redact(content if isinstance(content, str) else ""),
+        latency_ms=latency_ms,
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+        finish_reason=choice.get("finish_reason"),
+    )
+
+
+def chat_messages(case: Case) -> list[dict[str, str]]:
+    """The case's messages as chat-completions dicts."""
+    return [{"role": m.role, "content": m.content} for m in case.messages()]
+
+
+class OpenAITarget(Target):
+    """An OpenAI-compatible ``/chat/completions`` endpoint, called with aiohttp."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        connection: OpenAIConnection,
+        *,
+        params: Mapping[str, Any] | None = None,
+        concurrency: int = 8,
+        timeout_s: float = 60.0,
+    ) -> None:
+        self.model = model
+        self.connection = connection
+        self.params = dict(params or {})
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.url = f"{connection.base_url}/chat/completions"
+        self._headers = {"Content-Type": "application/json"}
+        if connection.api_key:
+            self._headers["Authorization"] = f"Bearer {connection.api_key}"
+        self._redact = Redactor([connection.api_key] if connection.api_key else [])
+        self._session: aiohttp.ClientSession | None = None
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "model": self.model,
+            "base_url": public_url(self.connection.base_url),
+            "params": self.params,
+        }
+
+    async def generate(self, case: Case) -> Response:
+        body = {**self.params, "model": self.model, "messages": chat_messages(case)}
+        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        start = time.perf_counter()
+        raw, status = await self._post(payload)
+        latency_ms = round((time.perf_counter() - start) * 1000, 3)
+        if status is not None:
+            raise status
+        return parse_chat_completion(raw, latency_ms, self._redact)
+
+    async def _post(self, payload: bytes) -> tuple[bytes, CallError | None]:
+        session = self._session or self._open()
+        try:
+            async with session.post(self.url, data=payload, headers=self._headers) as answer:
+                raw = await answer.read()
+                if answer.status >= 300:
+                    retry_after = answer.headers.get("Retry-After")
+                    error = status_error(
+                        answer.status, answer.reason or "", raw, retry_after, self._redact
+                    )
+                    return raw, error
+                return raw, None
+        except TimeoutError:
+            raise CallError(
+                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
+            ) from None
+        except Exception as exc:
+            if is_connection_error(exc):
+                raise connection_error(exc, self._redact) from None
+            raise
+
+    def _open(self) -> aiohttp.ClientSession:
+        self._session = make_session(self.concurrency, self.timeout_s)
+        return self._session
+
+    async def aclose(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+            await asyncio.sleep(0)
+
+
+@targets.register("openai")
+def _openai_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """OpenAI-compatible chat completions over aiohttp: ``openai:MODEL``."""
+    if not argument:
+        raise TargetError("openai needs a model: --target openai:gpt-4o-mini")
+    return OpenAITarget(
+        argument,
+        openai_connection(options),
+        params=options.get("params") or {},
+        concurrency=int(options.get("concurrency", 8)),
+        timeout_s=float(options.get("timeout_s", 60.0)),
+    )

@@ -1,0 +1,173 @@
+"""``openai-sdk:MODEL``: the same chat-completions call through the official ``openai`` SDK.
+
+The SDK's default httpx transport collapses at high concurrency, so this target hands the SDK an
+aiohttp-backed client (``openai.DefaultAioHttpClient``) unless ``http_client`` is ``httpx``.
+Needs the ``openai`` extra. The SDK's own retries are off: the runner retries.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from failproof.core import Case, Response
+from failproof.errors import MissingExtraError, TargetError
+from failproof.targets._aio import Redactor, parse_retry_after
+from failproof.targets._base import CallError, Target, targets
+from failproof.targets._openai import (
+    OpenAIConnection,
+    chat_messages,
+    openai_connection,
+    public_url,
+)
+
+__all__ = ["OpenAISDKTarget"]
+
+_RETRYABLE = frozenset({408, 429, 500, 502, 503, 504})
+
+
+def _import_openai() -> Any:
+    try:
+        import openai
+    except ImportError:
+        raise MissingExtraError("openai", "openai", "the openai-sdk: target") from None
+    return openai
+
+
+class OpenAISDKTarget(Target):
+    """An OpenAI-compatible endpoint through the official SDK (aiohttp transport by default)."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        connection: OpenAIConnection,
+        *,
+        params: Mapping[str, Any] | None = None,
+        concurrency: int = 8,
+        timeout_s: float = 60.0,
+        http_client: str = "aiohttp",
+    ) -> None:
+        if http_client not in ("aiohttp", "httpx"):
+            raise TargetError(f"unknown http_client {http_client!r}", hint="aiohttp or httpx")
+        self._openai = _import_openai()
+        self.model = model
+        self.connection = connection
+        self.params = dict(params or {})
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.http_client = http_client
+        self._redact = Redactor([connection.api_key] if connection.api_key else [])
+        self._client: Any = None
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "model": self.model,
+            "base_url": public_url(self.connection.base_url),
+            "params": self.params,
+        }
+
+    def _make_client(self) -> Any:
+        openai = self._openai
+        http_cls = (
+            openai.DefaultAioHttpClient
+            if self.http_client == "aiohttp"
+            else openai.DefaultAsyncHttpxClient
+        )
+        http = http_cls(limits=_limits(self.concurrency), timeout=self.timeout_s)
+        return openai.AsyncOpenAI(
+            api_key=self.connection.api_key or "no-key",
+            base_url=self.connection.base_url,
+            max_retries=0,
+            timeout=self.timeout_s,
+            http_client=http,
+        )
+
+    async def generate(self, case: Case) -> Response:
+        client = self._client or self._open()
+        start = time.perf_counter()
+        try:
+            completion = await client.chat.completions.create(
+                model=self.model, messages=chat_messages(case), extra_body=self.params or None
+            )
+        except self._openai.APIError as exc:
+            raise self._call_error(exc) from None
+        latency_ms = round((time.perf_counter() - start) * 1000, 3)
+        return self._response(completion, latency_ms)
+
+    def _open(self) -> Any:
+        self._client = self._make_client()
+        return self._client
+
+    def _response(self, completion: Any, latency_ms: float) -> Response:
+        choices = getattr(completion, "choices", None)
+        if not choices:
+            return Response.failure(
+                "the server answered without any choice (empty 'choices')", latency_ms=latency_ms
+            )
+        message = choices[0].message
+        content = message.content if message.content is not None else message.refusal
+        usage = completion.usage
+        return Response.from_output(
+            self._redact(content or ""),
+            latency_ms=latency_ms,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=getattr(usage, "completion_tokens", None),
+            finish_reason=choices[0].finish_reason,
+        )
+
+    def _call_error(self, exc: Any) -> CallError:
+        openai = self._openai
+        if isinstance(exc, openai.APITimeoutError):
+            return CallError(
+                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return CallError(
+                self._redact(f"connection failed: {exc}"), retryable=True, status="connection"
+            )
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            retry_after = exc.response.headers.get("retry-after")
+            return CallError(
+                self._redact(f"HTTP {status}: {exc.message}"[:400]),
+                retryable=status in _RETRYABLE,
+                retry_after=parse_retry_after(retry_after) if status in (429, 503) else None,
+                status=status,
+            )
+        return CallError(self._redact(f"the server's answer is not usable: {exc}"[:400]))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+def _limits(concurrency: int) -> Any:
+    import importlib
+
+    try:  # recent SDKs ship on httpx2, older ones on httpx
+        httpx: Any = importlib.import_module("httpx2")
+    except ImportError:
+        httpx = importlib.import_module("httpx")
+    return httpx.Limits(
+        max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency)
+    )
+
+
+@targets.register("openai-sdk")
+def _openai_sdk_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """OpenAI-compatible chat completions through the official SDK: ``openai-sdk:MODEL``."""
+    if not argument:
+        raise TargetError("openai-sdk needs a model: --target openai-sdk:gpt-4o-mini")
+    return OpenAISDKTarget(
+        argument,
+        openai_connection(options),
+        params=options.get("params") or {},
+        concurrency=int(options.get("concurrency", 8)),
+        timeout_s=float(options.get("timeout_s", 60.0)),
+        http_client=str(options.get("http_client", "aiohttp")),
+    )

@@ -1,0 +1,187 @@
+"""A scripted OpenAI-compatible server on 127.0.0.1, run in a background thread for tests.
+
+Each request is matched on the content of its last message. A script maps that content to the
+behaviours of successive attempts (the last one repeats): ``Answer(text)``, ``Status(code,
+retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``. Unscripted
+requests get ``default``. The server counts the requests it saw per content and keeps every
+request's headers and body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str | None = None  # None: echo the last message back
+    delay_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Status:
+    code: int
+    retry_after: str | None = None
+    message: str = "scripted error"
+
+
+@dataclass(frozen=True)
+class Slow:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Malformed:
+    pass
+
+
+@dataclass(frozen=True)
+class NoChoices:
+    pass
+
+
+@dataclass(frozen=True)
+class Drop:
+    pass
+
+
+Behaviour = Answer | Status | Slow | Malformed | NoChoices | Drop
+
+
+@dataclass
+class FakeOpenAI:
+    """The server's script and what it saw. Thread-safe enough for counting."""
+
+    default: Behaviour = field(default_factory=Answer)
+    script: dict[str, Sequence[Behaviour]] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    port: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def _next(self, content: str) -> Behaviour:
+        with self._lock:
+            attempt = self.counts[content]
+            self.counts[content] += 1
+        steps = self.script.get(content)
+        if not steps:
+            return self.default
+        return steps[min(attempt, len(steps) - 1)]
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        content = body["messages"][-1]["content"]
+        with self._lock:
+            self.requests.append({"headers": dict(request.headers), "body": body})
+        return await self._respond(request, self._next(content), content)
+
+    async def handle_app(self, request: web.Request) -> web.StreamResponse:
+        """An LLM app's endpoint: ``{"question": ...}`` in, ``{"data": {"answer": ...}}`` out."""
+        body = await request.json()
+        content = body.get("question") or body["messages"][-1]["content"]
+        with self._lock:
+            self.requests.append({"headers": dict(request.headers), "body": body})
+        step = self._next(content)
+        if isinstance(step, Answer):
+            text = step.text if step.text is not None else content
+            return web.json_response({"data": {"answer": text}})
+        return await self._respond(request, step, content)
+
+    async def _respond(
+        self, request: web.Request, step: Behaviour, content: str
+    ) -> web.StreamResponse:
+        if isinstance(step, Slow):
+            await asyncio.sleep(step.seconds)
+            return _completion(content)
+        if isinstance(step, Status):
+            headers = {"Retry-After": step.retry_after} if step.retry_after else {}
+            payload = {"error": {"message": step.message, "type": "scripted"}}
+            return web.json_response(payload, status=step.code, headers=headers)
+        if isinstance(step, Malformed):
+            return web.Response(text='{"choices": [ {"mess', content_type="application/json")
+        if isinstance(step, NoChoices):
+            return web.json_response({"id": "x", "choices": []})
+        if isinstance(step, Drop):
+            assert request.transport is not None
+            request.transport.abort()
+            await asyncio.sleep(0.01)
+            return web.Response()
+        if step.delay_s:
+            await asyncio.sleep(step.delay_s)
+        return _completion(step.text if step.text is not None else content)
+
+
+def _completion(text: str) -> web.Response:
+    payload = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10},
+    }
+    return web.Response(text=json.dumps(payload), content_type="application/json")
+
+
+class ServerThread:
+    """Runs a `FakeOpenAI` on 127.0.0.1 (a free port) in a daemon thread."""
+
+    def __init__(self, fake: FakeOpenAI) -> None:
+        self.fake = fake
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._runner: web.AppRunner | None = None
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("the fake server did not start")
+        return self.fake
+
+    def __exit__(self, *exc: object) -> None:
+        future = asyncio.run_coroutine_threadsafe(self._stop(), self._loop)
+        future.result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self.fake.handle)
+        app.router.add_post("/app", self.fake.handle_app)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.fake.port = self._runner.addresses[0][1]
+
+    async def _stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()

@@ -1,0 +1,122 @@
+"""The http: target: body templates, JSON paths, headers from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from failproof.core import Case, Message, Response
+from failproof.errors import TargetError
+from failproof.targets import CallError, create_target
+from failproof.targets._http import fill_template, parse_json_path, pick
+from tests.fakes.openai_server import FakeOpenAI, Status
+
+HOSTILE = 'He said "stop" \\ then }]} {{input}} ${HOME}\n'
+CASE = Case(id="c1", suite="s", input=HOSTILE, system="sys")
+
+
+def call(spec: str, case: Case = CASE, **options: Any) -> Response:
+    async def go() -> Response:
+        async with create_target(spec, options) as target:
+            return await target.generate(case)
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("path", "steps"),
+    [
+        pytest.param("choices.0.message.content", ["choices", 0, "message", "content"], id="dots"),
+        pytest.param("$.data.answer", ["data", "answer"], id="dollar"),
+        pytest.param("$.items[2].text", ["items", 2, "text"], id="brackets"),
+    ],
+)
+def test_json_path_forms(path: str, steps: list[str | int]) -> None:
+    assert parse_json_path(path) == steps
+
+
+def test_pick_names_the_missing_step() -> None:
+    with pytest.raises(LookupError) as caught:
+        pick({"data": {"x": 1}}, ["data", "answer"])
+    assert caught.value.args[0] == "answer"
+
+
+def test_a_whole_placeholder_keeps_its_json_type_and_text_is_substituted_as_text() -> None:
+    fields = {"messages": [{"role": "user", "content": "hi"}], "id": "c1", "input": "hi"}
+    body = {"m": "{{messages}}", "q": "case {{id}}: {{input}}", "n": 3}
+    assert fill_template(body, fields) == {
+        "m": [{"role": "user", "content": "hi"}],
+        "q": "case c1: hi",
+        "n": 3,
+    }
+
+
+def test_case_text_is_json_encoded_never_spliced_into_the_body(fake_openai: FakeOpenAI) -> None:
+    response = call(
+        f"http:http://127.0.0.1:{fake_openai.port}/app",
+        body={"question": "{{input}}"},
+        json_path="$.data.answer",
+    )
+    assert response.error is None
+    assert fake_openai.requests[-1]["body"] == {"question": HOSTILE}
+    assert response.output == HOSTILE
+
+
+def test_default_body_sends_the_messages(fake_openai: FakeOpenAI) -> None:
+    case = Case(id="c2", suite="s", input=[Message(role="user", content="hello")])
+    response = call(f"http:http://127.0.0.1:{fake_openai.port}/app", case, json_path="data.answer")
+    assert response.output == "hello"
+    assert fake_openai.requests[-1]["body"] == {"messages": [{"role": "user", "content": "hello"}]}
+
+
+def test_headers_expand_the_environment_at_call_time_and_stay_out_of_identity(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = f"http://127.0.0.1:{fake_openai.port}/app"
+    target = create_target(spec, {"headers": {"Authorization": "Bearer ${APP_TOKEN}"}})
+    monkeypatch.setenv("APP_TOKEN", "tok-late-bound-42")
+
+    async def go() -> None:
+        async with target:
+            await target.generate(CASE)
+
+    asyncio.run(go())
+    assert fake_openai.requests[-1]["headers"]["Authorization"] == "Bearer tok-late-bound-42"
+    assert "tok-late" not in repr(target.identity())
+
+
+def test_a_literal_secret_header_is_refused() -> None:
+    with pytest.raises(TargetError, match="environment"):
+        create_target("http:http://127.0.0.1:9/x", {"headers": {"X-Api-Key": "abc123"}})
+
+
+def test_an_unset_header_variable_fails_the_call_naming_only_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("MISSING_TOKEN", raising=False)
+    with pytest.raises(CallError, match="MISSING_TOKEN"):
+        call("http:http://127.0.0.1:9/x", headers={"Authorization": "Bearer ${MISSING_TOKEN}"})
+
+
+def test_a_missing_json_path_is_an_error_response(fake_openai: FakeOpenAI) -> None:
+    response = call(f"http:http://127.0.0.1:{fake_openai.port}/app", json_path="$.data.nope")
+    assert response.error is not None and "'nope'" in response.error
+
+
+def test_without_a_json_path_the_whole_body_is_the_output(fake_openai: FakeOpenAI) -> None:
+    response = call(f"http:http://127.0.0.1:{fake_openai.port}/app")
+    assert response.parsed == {"data": {"answer": CASE.messages()[-1].content}}
+
+
+def test_status_errors_are_mapped_like_openai(fake_openai: FakeOpenAI) -> None:
+    fake_openai.default = Status(429, "1")
+    with pytest.raises(CallError) as caught:
+        call(f"http:http://127.0.0.1:{fake_openai.port}/app")
+    assert (caught.value.retryable, caught.value.retry_after) == (True, 1.0)
+
+
+def test_a_body_that_is_not_json_is_a_target_error() -> None:
+    with pytest.raises(TargetError, match="not valid JSON"):
+        create_target("http:http://127.0.0.1:9/x", {"body": "{question: {{input}}"})
