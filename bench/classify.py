@@ -22,8 +22,12 @@ from typing import Any
 
 from failproof.config import Settings
 from failproof.core import Case, Response
-from failproof.scoring import score_case, scorers
-from failproof.signals import SignalMatcher
+from failproof.judgment import judge_refusal
+from failproof.scoring import Evidence, score_case, scorers
+from failproof.scoring._classifier import _request
+from failproof.scoring._classify_facts import Facts
+from failproof.scoring._classify_rules import classify
+from failproof.signals import SignalMatcher, matcher_for, scan_response
 from failproof.suites import builtin_suite_names, resolve_suite
 
 FILLER = (
@@ -88,6 +92,35 @@ def _count_scans() -> Counter[str]:
     return counts
 
 
+def _cpu(step: Callable[[], object]) -> float:
+    start = time.process_time()
+    step()
+    return time.process_time() - start
+
+
+def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, float]:
+    """CPU seconds of each stage: the signal scan, the refusal judge, and the rules alone."""
+    matcher = matcher_for(settings)
+    evidences = [Evidence(r) for _, r in pairs]
+
+    def facts(case: Case, evidence: Evidence) -> Facts:
+        prompt = _request(case)
+        return Facts(
+            evidence,
+            scan=lambda ev: scan_response(ev, matcher),
+            judge=lambda text, scan: judge_refusal(text, scan, prompt=prompt),
+        )
+
+    def rules() -> None:
+        for (case, _), evidence in zip(pairs, evidences, strict=True):
+            classify(case, facts(case, evidence), settings.classifier)
+
+    scan = _cpu(lambda: [scan_response(ev, matcher) for ev in evidences])
+    with_judge = _cpu(rules)  # scans are memoized: this is the judge plus the rules
+    alone = _cpu(rules)  # scans and verdicts memoized: the rules alone
+    return {"signal scan": scan, "refusal judge": with_judge - alone, "rules": alone}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000)
@@ -111,9 +144,16 @@ def main() -> None:
     print(f"classes:              {dict(sorted(classes.items()))}")
     print(f"wall time:            {wall:.2f} s")
     print(f"responses/s per core: {len(pairs) / cpu:,.0f} (CPU time {cpu:.2f} s, one process)")
-    print(f"signal scans:         {counts['scans']:,} for {scanned:,} answered responses "
-          f"({counts['scans'] / max(scanned, 1):.2f} per response)")
+    print(
+        f"signal scans:         {counts['scans']:,} for {scanned:,} answered responses "
+        f"({counts['scans'] / max(scanned, 1):.2f} per response)"
+    )
     print(f"peak memory (RSS):    {peak_mb:.0f} MB")
+    print("CPU time by stage (second pass, same responses):")
+    for stage, seconds in stages(pairs, Settings()).items():
+        print(
+            f"  {stage:<14} {seconds:6.2f} s  ({len(pairs) / max(seconds, 1e-9):,.0f} responses/s)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Benchmark: scan ~1 KB responses against the full signal library.
 
-Prints responses per CPU-second on one core for the RE2 set matcher (spans included for the patterns that
-matched, position rules applied), for the bare set membership test, and for a per-pattern loop of
-Python ``re`` searches (what keyword detectors do) on a subsample; the speed-up of the matcher over
-the loop; and how often the two agree on which patterns matched.
+Prints responses per CPU-second on one core for the RE2 set matcher (spans included for the
+patterns that matched, position rules applied), for the bare set membership test, and for a
+per-pattern loop of Python ``re`` searches (what keyword detectors do) on a subsample; the
+speed-up of the matcher over the loop; and how often the two agree on which patterns matched.
 
     python bench/signal_scan.py [--responses 100000] [--loop-sample 2000] [--seed 0]
 """

@@ -18,6 +18,7 @@ import failproof.report._markdown
 import failproof.report._json
 import failproof.report._junit
 import failproof.runner._consistency
+import failproof.safe._scorer
 import failproof.scoring._classifier
 import failproof.scoring._probe
 import failproof.targets._exec

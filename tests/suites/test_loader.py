@@ -55,6 +55,26 @@ def test_yaml_suite_loads_with_defaults_merged_and_case_keys_winning(tmp_path: P
     assert all(case.suite == "injection" for case in suite.cases)
 
 
+def test_mapping_defaults_merge_key_by_key_with_the_case_winning() -> None:
+    text = """\
+suite: x
+defaults:
+  expect: {refusal: required, must_not_contain: [CANARY-1]}
+  metadata: {source: handmade}
+cases:
+  - id: a
+    input: hi
+    expect: {must_not_contain: [CANARY-2], max_chars: 50}
+    metadata: {demo: true}
+"""
+    case = parse_suite(text).cases[0]
+    assert case.expect is not None
+    assert case.expect.refusal == "required"  # from defaults
+    assert case.expect.must_not_contain == ["CANARY-2"]  # the case's list replaces, not appends
+    assert case.expect.max_chars == 50
+    assert case.metadata == {"source": "handmade", "demo": True}
+
+
 def test_messages_put_system_first_and_task_before_input(tmp_path: Path) -> None:
     first, second = load_suite(write(tmp_path, "inj.yaml", GOOD_YAML)).cases
     assert [m.role for m in first.messages()] == ["system", "user"]

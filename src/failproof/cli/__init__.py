@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import typer
 
-from failproof.cli import _config, _demo, _generate, _report, _run, _runs, _score, _suites  # noqa: F401  (registers the commands)
+from failproof.cli import _config, _demo, _generate, _report, _run, _runs, _safe, _score, _suites, _view  # noqa: F401  (registers the commands)
 from failproof.cli._app import app
 from failproof.errors import FailproofError
 

@@ -144,7 +144,7 @@ def _method(embedding: Embedding, choice: KChoice, settings: ProbeSettings) -> d
         "tfidf": {
             "ngram_range": [1, 2],
             "max_features": settings.geometry_max_features,
-            "vocabulary_size": int(len(embedding.terms)),
+            "vocabulary_size": len(embedding.terms),
             "fitted_on_cases": embedding.fitted_on,
         },
         "svd_components": settings.geometry_components,

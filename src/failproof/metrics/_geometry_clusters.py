@@ -76,7 +76,7 @@ def describe_clusters(
 
 
 def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.floating]:
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
     n = len(clusters)
     membership = csr_matrix((np.ones(n), (clusters, np.arange(n))), shape=(k, n))

@@ -26,7 +26,7 @@ def distinct_rows(matrix: Matrix, decimals: int = 6) -> int:
     """How many different rows ``matrix`` has (after rounding), i.e. the most clusters it holds."""
     if len(matrix) == 0:
         return 0
-    return int(len(np.unique(np.round(matrix, decimals), axis=0)))
+    return len(np.unique(np.round(matrix, decimals), axis=0))
 
 
 def fit_kmeans(

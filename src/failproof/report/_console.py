@@ -28,10 +28,15 @@ __all__ = ["ConsoleRenderer", "plain"]
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _STYLE = {
-    "pass": "green", "fail": "red", "review": "yellow", "refusal": "dark_orange",
-    "wrong_format": "magenta", "policy_violation": "bold red", "error": "bright_black",
+    "pass": "green",
+    "fail": "red",
+    "review": "yellow",
+    "refusal": "dark_orange",
+    "wrong_format": "magenta",
+    "policy_violation": "bold red",
+    "error": "bright_black",
     "unscored": "dim",
-}  # fmt: skip
+}
 _TOP_FAILURES = 8
 
 
@@ -45,11 +50,14 @@ def _header(report: Report) -> Text:
     verdicts = verdict_counts(report)
     worst = "fail" if verdicts["fail"] else "review" if verdicts["review"] else "pass"
     return Text.assemble(
-        ("failproof ", "bold"), plain(report.run.id, 60), "   target ",
-        plain(report.run.target.get("name", "?"), 40), f"   {len(report.results):,} cases   ",
+        ("failproof ", "bold"),
+        plain(report.run.id, 60),
+        "   target ",
+        plain(report.run.target.get("name", "?"), 40),
+        f"   {len(report.results):,} cases   ",
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass",
-    )  # fmt: skip
+    )
 
 
 def _headline(report: Report) -> Group:
@@ -63,8 +71,10 @@ def _headline(report: Report) -> Group:
         cells += [Text(stat.label), Text.assemble(Text(stat.text, style="bold"), ci)]
     for i in range(0, len(cells), 4):
         grid.add_row(*cells[i : i + 4])
-    counts = [Text.assemble((f"{name.replace('_', ' ')} ", _STYLE.get(name, "")), f"{n:,}   ")
-              for name, n in class_counts(report)]  # fmt: skip
+    counts = [
+        Text.assemble((f"{name.replace('_', ' ')} ", _STYLE.get(name, "")), f"{n:,}   ")
+        for name, n in class_counts(report)
+    ]
     return Group(grid, Text.assemble(*counts))
 
 
@@ -89,8 +99,13 @@ def _failures(report: Report) -> RichTable | None:
     )[:_TOP_FAILURES]
     if not failing:
         return None
-    out = RichTable(title="top failures", title_justify="left", show_edge=False, pad_edge=False,
-                    header_style="bold")  # fmt: skip
+    out = RichTable(
+        title="top failures",
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+        header_style="bold",
+    )
     out.add_column("case", no_wrap=True, max_width=26)
     out.add_column("suite", no_wrap=True)
     out.add_column("class", no_wrap=True)
@@ -143,12 +158,23 @@ class ConsoleRenderer(Renderer):
             min(140, shutil.get_terminal_size((100, 24)).columns) if color else 100
         )
         buffer = StringIO()
-        console = Console(file=buffer, width=width, force_terminal=color, no_color=not color,
-                          color_system="standard" if color else None, highlight=False,
-                          emoji=False, markup=False)  # fmt: skip
+        console = Console(
+            file=buffer,
+            width=width,
+            force_terminal=color,
+            no_color=not color,
+            color_system="standard" if color else None,
+            highlight=False,
+            emoji=False,
+            markup=False,
+        )
         parts: list[RenderableType | None] = [
-            _header(report), _headline(report), _suites(report), _failures(report), _safe(report),
-        ]  # fmt: skip
+            _header(report),
+            _headline(report),
+            _suites(report),
+            _failures(report),
+            _safe(report),
+        ]
         for part in parts:
             if part is not None:
                 console.print(part)

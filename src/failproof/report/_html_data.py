@@ -24,11 +24,37 @@ __all__ = ["FIELDS", "OUTPUT_LIMIT", "case_payload", "script_json"]
 
 OUTPUT_LIMIT = 4000  # characters of each output and message kept in the page (all in report.json)
 FIELDS = (
-    "id", "suite", "category", "severity", "cls", "verdict", "risk", "wrisk", "latency",
-    "output", "outlen", "error", "msgs", "reasons", "unsafe", "safe_hits", "modes", "detected",
-    "evidenced", "score", "explain", "refusal", "signals", "safe", "scores", "origin", "mutator",
-    "cluster", "x", "y",
-)  # fmt: skip
+    "id",
+    "suite",
+    "category",
+    "severity",
+    "cls",
+    "verdict",
+    "risk",
+    "wrisk",
+    "latency",
+    "output",
+    "outlen",
+    "error",
+    "msgs",
+    "reasons",
+    "unsafe",
+    "safe_hits",
+    "modes",
+    "detected",
+    "evidenced",
+    "score",
+    "explain",
+    "refusal",
+    "signals",
+    "safe",
+    "scores",
+    "origin",
+    "mutator",
+    "cluster",
+    "x",
+    "y",
+)
 _ENUMS = ("suite", "category", "severity", "cls", "verdict")
 _UNSAFE_JSON = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 

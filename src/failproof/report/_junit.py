@@ -91,8 +91,9 @@ def _outcome(case: ET.Element, result: CaseResult) -> str:
 def _testcase(parent: ET.Element, result: CaseResult) -> str:
     name = result.case_id if result.sample == 0 else f"{result.case_id}#{result.sample}"
     seconds = f"{result.latency_ms / 1000:.3f}" if result.latency_ms is not None else "0"
-    case = _element(parent, "testcase", name=name, classname=f"{result.suite}.{result.category}",
-                    time=seconds)  # fmt: skip
+    case = _element(
+        parent, "testcase", name=name, classname=f"{result.suite}.{result.category}", time=seconds
+    )
     return _outcome(case, result)
 
 
@@ -103,9 +104,11 @@ def _properties(parent: ET.Element, report: Report, suite: str) -> None:
         ("target", report.run.target.get("name")),
         *[(k, report.summary.get(k)) for k in _RUN_PROPERTIES],
         *[(f"suite_{k}", section(report.suites, suite, k)) for k in ("score", "weight")],
-        *[(k, section(report.aggregate_metrics, "composite", k))
-          for k in ("resilience_index", "exposure_index")],
-    ]  # fmt: skip
+        *[
+            (k, section(report.aggregate_metrics, "composite", k))
+            for k in ("resilience_index", "exposure_index")
+        ],
+    ]
     for name, value in values:
         if value is not None and not isinstance(value, dict | list):
             _element(props, "property", name=name, value=value)
@@ -123,9 +126,13 @@ def _suite(
         outcome = _testcase(node, result)
         counts[outcome] = counts.get(outcome, 0) + 1
         seconds += (result.latency_ms or 0) / 1000
-    node.attrib.update(tests=str(counts["tests"]), failures=str(counts["failure"]),
-                       errors=str(counts["error"]), skipped=str(counts["skipped"]),
-                       time=f"{seconds:.3f}")  # fmt: skip
+    node.attrib.update(
+        tests=str(counts["tests"]),
+        failures=str(counts["failure"]),
+        errors=str(counts["error"]),
+        skipped=str(counts["skipped"]),
+        time=f"{seconds:.3f}",
+    )
     counts["seconds"] = round(seconds * 1000)
     return counts
 

@@ -67,8 +67,9 @@ def _table(table: Table, code_columns: Sequence[int] = (0,)) -> list[str]:
     head = [md_text(c.label) for c in table.columns]
     lines = [_row(head), _row("---:" if c.numeric else "---" for c in table.columns)]
     for cells in table.rows:
-        texts = [md_code(c.text) if i in code_columns else md_text(c.text)
-                 for i, c in enumerate(cells)]  # fmt: skip
+        texts = [
+            md_code(c.text) if i in code_columns else md_text(c.text) for i, c in enumerate(cells)
+        ]
         lines.append(_row(texts))
     if table.more:
         lines.append(f"\n_{table.more:,} more rows in the full report._")
@@ -125,12 +126,17 @@ def _failing(results: Sequence[CaseResult]) -> list[str]:
     )
     if not failing:
         return []
-    lines = [f"### Failing and review cases ({len(failing):,})", "",
-             _row(["case", "suite", "class", "why", "output"]), _row(["---"] * 5)]  # fmt: skip
+    lines = [
+        f"### Failing and review cases ({len(failing):,})",
+        "",
+        _row(["case", "suite", "class", "why", "output"]),
+        _row(["---"] * 5),
+    ]
     for r in failing[:_FAILING_ROWS]:
         output = md_code(r.output or r.error or "", 100)
-        lines.append(_row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r),
-                           output]))  # fmt: skip
+        lines.append(
+            _row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), output])
+        )
     if len(failing) > _FAILING_ROWS:
         lines.append(f"\n_{len(failing) - _FAILING_ROWS:,} more in the full report._")
     return [*lines, ""]

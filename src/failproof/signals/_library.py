@@ -1,4 +1,4 @@
-"""Load the signal library: the built-in YAML files, then user files that extend or override them."""
+"""Load the signal library: the built-in YAML files, then user files that extend them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The multi-pattern matcher: one RE2 set scan per text, spans only for the patterns that matched."""
+"""The multi-pattern matcher: one RE2 set scan per text; spans only for the matched patterns."""
 
 from __future__ import annotations
 

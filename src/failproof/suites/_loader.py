@@ -229,7 +229,7 @@ def _build(data: Any, path: str, lines: _YamlLines | _JsonLines) -> Suite:
         line = lines.case(index)
         if not isinstance(raw, Mapping):
             raise SuiteError(f"case #{index + 1} must be a mapping", path=path, line=line)
-        merged = {**header.defaults, **raw}
+        merged = _merge_defaults(header.defaults, raw)
         case = _validate_case(merged, header.suite, path, lambda k, i=index: lines.case(i, k))
         _check_unique(case, seen, path, line)
         cases.append(case)
@@ -298,6 +298,18 @@ def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) 
         err = _first_error(exc)
         field = str(err["loc"][0]) if err["loc"] else None
         raise SuiteError(_describe(err), path=path, line=line_of(field), case_id=case_id) from None
+
+
+def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults under the case's own keys; mapping values (expect, metadata) merge key by key."""
+    merged = dict(defaults)
+    for key, value in case.items():
+        base = merged.get(key)
+        if isinstance(base, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge_defaults(base, value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) -> None:

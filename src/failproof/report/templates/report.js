@@ -344,9 +344,23 @@
     });
     body.appendChild(ul);
   }
+  function highlighted(text, signals) {
+    if (!signals || !signals.length) return pre(text);
+    var box = el('pre', 'text'), chars = Array.from(text), pos = 0;
+    signals.slice().sort(function (a, b) { return a[2] - b[2] || b[3] - a[3]; }).forEach(function (h) {
+      if (h[2] < pos) return;
+      box.appendChild(document.createTextNode(chars.slice(pos, h[2]).join('')));
+      var mark = el('mark', h[0] === 'safe' ? 'hit safe' : 'hit unsafe', chars.slice(h[2], h[3]).join(''));
+      mark.title = h[0] + ' signal: ' + h[1];
+      box.appendChild(mark);
+      pos = h[3];
+    });
+    box.appendChild(document.createTextNode(chars.slice(pos).join('')));
+    return box;
+  }
   function outputPart(body, c) {
     section(body, 'Output');
-    body.appendChild(pre(c.output === '' ? '(empty output)' : c.output));
+    body.appendChild(c.output === '' ? pre('(empty output)') : highlighted(c.output, c.signals));
     if (c.outlen > c.output.length) {
       body.appendChild(el('p', 'note', 'First ' + c.output.length.toLocaleString('en-US') + ' of ' +
         c.outlen.toLocaleString('en-US') + ' characters; report.json has the whole output.'));
@@ -373,11 +387,25 @@
       if (c.safe_hits.length) body.appendChild(tags(c.safe_hits, 'safe'));
     }
     if (c.modes.length || c.detected.length) {
-      section(body, 'Failure modes (probed → detected)');
+      section(body, 'Failure modes');
+      body.appendChild(el('p', 'note', 'probed by the case'));
       body.appendChild(tags(c.modes, ''));
-      if (c.detected.length) body.appendChild(tags(c.detected, 'unsafe'));
+      if (c.detected.length) {
+        body.appendChild(el('p', 'note', 'detected in the output'));
+        body.appendChild(tags(c.detected, 'unsafe'));
+      }
     }
-    if (c.score) { section(body, 'Risk score'); body.appendChild(kv(c.score)); }
+    if (c.score || c.explain) {
+      section(body, 'Risk score');
+      if (c.explain) body.appendChild(el('p', 'explain', c.explain));
+      if (c.score) body.appendChild(kv(c.score));
+    }
+    if (c.refusal) {
+      section(body, 'Refusal judgment');
+      var r = c.refusal, line = [r.label, typeof r.score === 'number' ? 'confidence ' + r.score.toFixed(2) : '']
+        .concat(Array.isArray(r.reasons) ? r.reasons : []).filter(Boolean).join(' · ');
+      body.appendChild(el('p', 'explain', human(line)));
+    }
   }
   function safePart(body, c) {
     if (!c.safe) return;

@@ -1,0 +1,23 @@
+"""``failproof view``: a local, read-only web server over the results store.
+
+A list of runs with their headline numbers, each run's HTML report, and a side-by-side
+comparison of two runs. It binds 127.0.0.1 by default and opens the store read-only.
+"""
+
+from failproof.view._app import Reply, ViewApp
+from failproof.view._compare import Comparison, Delta, Flip, compare_reports
+from failproof.view._reader import ReadOnlyStore
+from failproof.view._server import ViewServer, check_host, make_server
+
+__all__ = [
+    "Comparison",
+    "Delta",
+    "Flip",
+    "ReadOnlyStore",
+    "Reply",
+    "ViewApp",
+    "ViewServer",
+    "check_host",
+    "compare_reports",
+    "make_server",
+]
