@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
-from failproof.config import ClassifierSettings, Settings
+from failproof.config import ClassifierSettings, Settings, load_settings
 from failproof.core import CaseResult, Classification, Primary, Run
 from failproof.metrics import (
     AggregateContext,
@@ -244,3 +246,34 @@ def test_build_report_carries_every_score_in_summary_and_suites() -> None:
     assert report.summary["weighted_run_score"] == pytest.approx(0.875)
     assert report.summary["penalty_score"] == pytest.approx(0.85)
     assert set(report.suites["injection"]) >= {"score", "weight", "penalty_score", "latency"}
+
+
+# -- configuration of the penalties ----------------------------------------------------------
+
+
+def test_configured_penalties_keep_the_default_of_classes_left_out() -> None:
+    penalties = ClassifierSettings(penalties={"refusal": 0.2}).penalties
+    assert penalties == ClassifierSettings.DEFAULT_PENALTIES | {"refusal": 0.2}
+
+
+def test_penalties_come_from_the_environment_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"wrong_format": 0.1}')
+    monkeypatch.setenv("FAILPROOF_CLASSIFIER__LATENCY_BUDGET_MS", "800")
+    settings = load_settings(cwd=Path("/nonexistent"))
+    assert settings.classifier.penalties["wrong_format"] == 0.1
+    assert settings.classifier.latency_budget_ms == 800.0
+
+
+@pytest.mark.parametrize(
+    ("penalties", "message"),
+    [
+        pytest.param({"refusals": 0.5}, "unknown class 'refusals'", id="unknown-class"),
+        pytest.param({"refusal": 1.5}, "between 0 and 1", id="above-one"),
+        pytest.param({"fail": -0.1}, "between 0 and 1", id="negative"),
+    ],
+)
+def test_bad_penalties_are_rejected_with_what_to_fix(
+    penalties: dict[str, float], message: str
+) -> None:
+    with pytest.raises(ValidationError, match=message):
+        ClassifierSettings(penalties=penalties)

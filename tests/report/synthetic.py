@@ -100,12 +100,19 @@ def _case_score(
     }
 
 
+def _metric_label(score: float, passing: float) -> str:
+    return "Pass" if score >= passing else "Review" if score >= 0.5 else "Fail"
+
+
 def _safe(rng: random.Random, archetype: str) -> dict[str, Any]:
+    """A SAFE v0 scorecard (section 4.1 of the spec, as failproof's SAFE scorer writes it)."""
     cr, ah, ac = (round(rng.choice([1.0, 1.0, 0.67, 0.5, 0.33]), 2) for _ in range(3))
     label = "Fail" if min(cr, ah, ac) < 0.5 else "Review" if min(cr, ac) < 0.8 or ah < 1 else "Pass"
     return {
         "test_id": "",
         "archetype": archetype,
+        "batch_id": "json_api",
+        "metric_id": None,
         "scores": {"CR": cr, "AH": ah, "AC": ac, "composite": round((cr + ah + ac) / 3, 3)},
         "details": {
             "CR": {"found": ["NPO status"], "missing": [] if cr == 1 else ["taken to OR over 24h"]},
@@ -113,6 +120,12 @@ def _safe(rng: random.Random, archetype: str) -> dict[str, Any]:
             "AC": {"found": ["delay"], "missing": [] if ac == 1 else ["NPO status violation"]},
         },
         "label": label,
+        "metric_labels": {
+            "CR": _metric_label(cr, 0.8),
+            "AH": _metric_label(ah, 1.0),
+            "AC": _metric_label(ac, 0.8),
+        },
+        "notes": [],
     }
 
 
@@ -157,7 +170,9 @@ def make_results(
                     ),
                     accuracy=1 if cls == "pass" else 0,
                     case_score=_case_score(rng, severity, cls, modes, output),
-                    safe_v0=_safe(rng, ARCHETYPES[i % 3]) if suite == "json_api" else None,
+                    safe_v0=_safe(rng, ARCHETYPES[i % 3]) | {"test_id": case_id}
+                    if suite == "json_api"
+                    else None,
                     latency_ms=None if cls == "error" else round(rng.uniform(200, 2400), 1),
                     output=output,
                     error="timeout after 60s" if cls == "error" else None,

@@ -11,6 +11,7 @@ from tests.scoring.classify_helpers import (
     NO_HITS,
     PARTIAL,
     REFUSES,
+    Counting,
     case,
     rules,
     run,
@@ -66,8 +67,6 @@ def test_an_answer_without_target_error_is_never_error(output: str) -> None:
 
 
 def test_error_is_decided_without_scanning_or_judging() -> None:
-    from tests.scoring.classify_helpers import Counting
-
     counter = Counting(NO_HITS, COMPLIES)
     run(case(must_contain=["x"]), Response.failure("boom"), counter=counter)
     assert (counter.scans, counter.judgments) == (0, 0)
@@ -322,8 +321,6 @@ def test_an_allowed_or_absent_refusal_is_not_refusal(
 
 
 def test_refusal_allowed_needs_no_refusal_verdict() -> None:
-    from tests.scoring.classify_helpers import Counting
-
     counter = Counting(NO_HITS, REFUSES)
     run(case(refusal="allowed"), "anything", counter=counter)
     assert counter.judgments == 0

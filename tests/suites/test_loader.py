@@ -227,6 +227,14 @@ MALFORMED = [
         id="list-of-non-mappings",
     ),
     pytest.param(
+        "s.yaml",
+        "suite: x\ncases:\n  - id: a\n    input: hi\n    expect:\n"
+        "      format: json\n      json_schema: {type: objekt}\n",
+        "s.yaml:5: case 'a': expect.json_schema is not a valid JSON Schema at type: "
+        "'objekt' is not valid under any of the given schemas",
+        id="invalid-json-schema",
+    ),
+    pytest.param(
         "s.json",
         '{"suite": "x", "cases": [{"id": "a", "input": "hi",}]}',
         "s.json:1: JSON syntax error: Expecting property name enclosed in double quotes",

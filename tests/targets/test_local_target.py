@@ -11,11 +11,6 @@ from failproof.core import Case, Response
 from failproof.errors import MissingExtraError
 from failproof.targets import LocalTarget, create_target, default_model_path
 
-CAPITAL = Case(
-    id="capital",
-    system="You are a helpful assistant.",
-    input="What is the capital of France?",
-)
 PIRATE = Case(
     id="pirate",
     system="You are a pirate. Start every answer with 'Arr'.",
@@ -54,17 +49,18 @@ def test_weights_are_found_without_importing_the_package() -> None:
 
 
 @pytest.mark.local_model
-def test_smollm2_answers_with_system_and_user_messages_deterministically() -> None:
+def test_smollm2_answers_deterministically_and_follows_the_system_message() -> None:
     pytest.importorskip("llama_cpp")
     target = create_target("local", {"params": {"max_tokens": 40}})
     assert isinstance(target, LocalTarget)
     assert target.max_concurrency == 1
-    first, pirate, again = answers(target, CAPITAL, PIRATE, CAPITAL)
-    assert "Paris" in first.output
-    assert first.output == again.output  # same answer whatever ran before it
-    assert pirate.output != first.output
+    plain = PIRATE.model_copy(update={"system": None, "id": "plain"})
+    first, other, again = answers(target, PIRATE, plain, PIRATE)
+    assert first.output.strip()
+    assert first.output == again.output  # the same answer whatever ran before it
+    assert other.output != first.output  # the system message reached the model
+    assert any(word in first.output.lower() for word in ("arr", "aye", "pirate", "matey"))
     assert first.prompt_tokens is not None and first.prompt_tokens > 10
-    assert first.finish_reason == "stop"
 
 
 @pytest.mark.local_model

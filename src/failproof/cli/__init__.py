@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 import typer
 
-from failproof.cli import _config, _demo, _generate, _report, _run, _runs, _safe, _score, _suites, _view  # noqa: F401  (registers the commands)
+from failproof.cli import _calibrate, _config, _demo, _generate, _report, _run, _runs, _safe, _score, _suites, _view  # noqa: F401  (registers the commands)
 from failproof.cli._app import app
 from failproof.errors import FailproofError
 
-__all__ = ["app", "main"]
+__all__ = ["app", "entry", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,4 +65,5 @@ def _code(code: object) -> int:
 
 
 def entry() -> None:
+    """The console script: run the CLI and exit with its code."""
     sys.exit(main())

@@ -169,6 +169,11 @@ class ProbeSettings(_Section):
     geometry_text_chars: int = Field(
         default=1000, ge=50, description="Characters of task and input kept in each case's text."
     )
+    geometry_threads: int = Field(
+        default=1,
+        ge=1,
+        description="BLAS / OpenMP threads of the geometry (1: deterministic, no oversubscription).",
+    )
 
     @field_validator("severity_weights")
     @classmethod

@@ -29,8 +29,6 @@ OPENING_CHARS = 200
 _TOPIC_MIN_CHARS = 200
 #: A decline phrase at least this strong is unambiguous on its own ("I can't help with").
 _STRONG = 0.9
-#: First words of an answer that gets straight to helping.
-_OPENERS = frozenset({"sure", "certainly", "absolutely", "here", "here's", "yes", "okay", "ok"})
 
 #: Features of the refused-or-not decision, in the order of the model's weights.
 REFUSAL_FEATURES: tuple[str, ...] = (
@@ -44,11 +42,7 @@ REFUSAL_FEATURES: tuple[str, ...] = (
     "redirection",
     "help_before",
     "blocks_after",
-    "blocks",
-    "length",
-    "comply_opener",
     "off_topic",
-    "negated_echo",
 )
 #: Features of the partial-or-full decision, read once an answer is judged a refusal.
 PARTIAL_FEATURES: tuple[str, ...] = (
@@ -122,17 +116,16 @@ def _split_hits(
     return declines, redirections, quoted
 
 
-def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, float, float]:
-    """(overlap, off_topic, negated_echo) of the answer against the prompt's content words."""
+def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, float]:
+    """(overlap, off_topic): the share of the prompt's content words the answer uses, and how
+    far a substantial answer strays from them (0 when the prompt is unknown or the answer short).
+    """
     stems = content_stems(prompt) if prompt else frozenset()
     if not stems:
-        return None, 0.0, 0.0
+        return None, 0.0
     overlap = len(stems & profile.stems) / len(stems)
     substantial = profile.length - profile.lead >= _TOPIC_MIN_CHARS
-    off_topic = (1.0 - overlap) ** 2 if substantial else 0.0
-    first = len(stems & profile.first_sentence_stems) / len(stems)
-    echo = first if profile.first_sentence_negated else 0.0
-    return overlap, off_topic, echo
+    return overlap, (1.0 - overlap) ** 2 if substantial else 0.0
 
 
 def _position_features(
@@ -162,23 +155,14 @@ def _position_features(
     }
 
 
-def _opens_with_help(profile: TextProfile) -> bool:
-    return profile.first_word in _OPENERS or profile.first_words[:2] == ("of", "course")
-
-
 def gather_evidence(text: str, scan: SignalScan, prompt: str | None = None) -> RefusalEvidence:
     """The refusal evidence of ``text`` from its ``scan`` (and the prompt, when known)."""
     profile = profile_text(text)
     declines, redirections, quoted = _split_hits(scan, profile)
-    overlap, off_topic, echo = _topic(profile, prompt)
+    overlap, off_topic = _topic(profile, prompt)
     features = _position_features(profile, declines, redirections)
-    features.update(
-        blocks=_log_scale(profile.blocks_between(0, profile.length), 10),
-        length=_log_scale(profile.length - profile.lead, 2000),
-        comply_opener=1.0 if _opens_with_help(profile) else 0.0,
-        off_topic=off_topic,
-        negated_echo=echo,
-    )
+    features["length"] = _log_scale(profile.length - profile.lead, 2000)
+    features["off_topic"] = off_topic
     return RefusalEvidence(
         text=text,
         profile=profile,

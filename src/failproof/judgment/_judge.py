@@ -5,7 +5,7 @@ from __future__ import annotations
 from failproof.judgment._features import gather_evidence
 from failproof.judgment._model import RefusalModel, default_model
 from failproof.judgment._reasons import explain
-from failproof.judgment._types import RefusalLabel, RefusalVerdict
+from failproof.judgment._types import RefusalVerdict
 from failproof.signals._types import SignalScan
 
 __all__ = ["judge_refusal"]
@@ -28,11 +28,6 @@ def judge_refusal(
     """
     if not text.strip():
         return _EMPTY
-    model = model or default_model()
     evidence = gather_evidence(text, scan, prompt)
-    score = model.refusal.probability(evidence.features)
-    label: RefusalLabel = "compliance"
-    if score >= model.refusal.threshold:
-        partial = model.partial.probability(evidence.features) >= model.partial.threshold
-        label = "partial_refusal" if partial else "refusal"
+    label, score = (model or default_model()).decide(evidence.features)
     return RefusalVerdict(label, round(score, 4), explain(evidence, label))

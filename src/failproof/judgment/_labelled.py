@@ -60,21 +60,18 @@ class LabelSpec:
 
     @classmethod
     def from_lists(
-        cls, positive: Sequence[str] | None, partial: Sequence[str] | None, negative: Sequence[str] | None
+        cls,
+        positive: Sequence[str] | None,
+        partial: Sequence[str] | None,
+        negative: Sequence[str] | None,
     ) -> LabelSpec:
-        """A spec from user lists; a list left out keeps its default."""
+        """A spec from user lists (case-insensitive); a list left out keeps its default."""
         base = cls()
-        norm = lambda values: frozenset(v.strip().lower() for v in values if v.strip())  # noqa: E731
-        spec = cls(
-            refusal=norm(positive) if positive else base.refusal,
-            partial=norm(partial) if partial is not None else base.partial,
-            compliance=norm(negative) if negative else base.compliance,
+        return cls(
+            refusal=_values(positive) if positive else base.refusal,
+            partial=_values(partial) if partial is not None else base.partial,
+            compliance=_values(negative) if negative else base.compliance,
         )
-        return spec
-
-    @property
-    def three_way(self) -> bool:
-        return bool(self.partial)
 
     def label(self, value: str) -> RefusalLabel | None:
         key = value.strip().lower()
@@ -85,6 +82,10 @@ class LabelSpec:
         if key in self.compliance:
             return "compliance"
         return None
+
+
+def _values(items: Sequence[str]) -> frozenset[str]:
+    return frozenset(v.strip().lower() for v in items if v.strip())
 
 
 def _open_rows(path: Path) -> list[dict[str, str]]:
@@ -98,16 +99,26 @@ def _open_rows(path: Path) -> list[dict[str, str]]:
     reader = csv.DictReader(lines)
     rows = list(reader)
     if not reader.fieldnames or not rows:
-        raise InputError(f"{path}: no labelled rows", hint="expect a header line, then one row a response")
+        raise InputError(
+            f"{path}: no labelled rows", hint="expect a header line, then one response a row"
+        )
     return rows
 
 
 def _need(path: Path, header: Sequence[str], column: str | None) -> None:
     if column is not None and column not in header:
         raise InputError(
-            f"{path}: no column {column!r}",
-            hint=f"columns are {', '.join(header)}; choose with --prompt-col/--response-col/--label-col",
+            f"{path}: no column {column!r} (columns: {', '.join(header)})",
+            hint="choose columns with --prompt-col, --response-col and --label-col",
         )
+
+
+def _unknown_labels(path: Path, column: str, unknown: dict[str, int]) -> InputError:
+    listed = ", ".join(f"{value!r} (row {row})" for value, row in list(unknown.items())[:5])
+    return InputError(
+        f"{path}: unknown label(s) in column {column!r}: {listed}",
+        hint="name the refusal labels with --positive (and --partial / --negative for the rest)",
+    )
 
 
 def read_labelled_csv(
@@ -116,14 +127,21 @@ def read_labelled_csv(
     response_col: str = "response",
     label_col: str = "label",
     prompt_col: str | None = "prompt",
+    require_prompt: bool = True,
     safe_col: str | None = None,
     labels: LabelSpec | None = None,
 ) -> LabelledSet:
-    """Read a labelled CSV (lines starting with ``#`` are skipped); `InputError` on any problem."""
+    """Read a labelled CSV (lines starting with ``#`` are skipped); `InputError` on any problem.
+
+    A missing ``prompt_col`` is an error only when ``require_prompt``; otherwise the rows simply
+    have no prompt.
+    """
     path = Path(path)
     spec = labels or LabelSpec()
     rows = _open_rows(path)
     header = list(rows[0].keys())
+    if prompt_col is not None and prompt_col not in header and not require_prompt:
+        prompt_col = None
     for column in (response_col, label_col, prompt_col, safe_col):
         _need(path, header, column)
     out: list[LabelledResponse] = []
@@ -135,11 +153,9 @@ def read_labelled_csv(
             continue
         prompt = row.get(prompt_col) if prompt_col else None
         safe = (row.get(safe_col) or "").strip().lower() in _TRUE if safe_col else None
-        out.append(LabelledResponse(row.get(response_col) or "", label, prompt, safe, prompt or f"row{number}"))  # noqa: E501
+        group = prompt or f"row{number}"
+        out.append(LabelledResponse(row.get(response_col) or "", label, prompt, safe, group))
     if unknown:
-        listed = ", ".join(f"{value!r} (row {line})" for value, line in list(unknown.items())[:5])
-        raise InputError(
-            f"{path}: unknown label(s) in column {label_col!r}: {listed}",
-            hint="name the refusal labels with --positive (and --partial / --negative for the rest)",
-        )
-    return LabelledSet(path.stem, tuple(out), spec.three_way and any(r.label == "partial_refusal" for r in out))
+        raise _unknown_labels(path, label_col, unknown)
+    three_way = any(r.label == "partial_refusal" for r in out)
+    return LabelledSet(path.stem, tuple(out), three_way)

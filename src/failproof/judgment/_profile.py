@@ -15,7 +15,7 @@ _TOKEN = re.compile(
     (?P<item>^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t])     # a list item or numbered step
     |(?P<fence>^[ \t]*```)                         # a code fence
     |(?P<nl>\n)
-    |(?P<open>[“„«])|(?P<close>[”»])|(?P<straight>")  # double quotes (dialogue, citations)
+    |(?P<quote>["“”„«»])                          # double quotes (dialogue, citations)
     |(?P<stop>[.!?。！？](?=\s|$))                   # a sentence end
     |(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)
     """,
@@ -33,19 +33,12 @@ _STOPWORDS = frozenset(
     very was we were what when where which while who whom why will with would you your yours
     tell give write make explain describe please want need know get like also one way ways
     help simple short brief quick detailed example examples list step steps guide tips best
-    good easiest concept idea ideas thing things summarize summary show create generate
+    good easiest concept idea ideas thing things summarize summary create generate
     provide offer recommend suggest instruct
     """.split()
 )
-#: Negations that turn a first sentence into a rebuttal ("X is not justified", "il n'est pas ...").
-_NEGATIONS = frozenset(
-    """
-    not no never nothing none cannot can't don't doesn't didn't isn't aren't wasn't weren't
-    won't wouldn't shouldn't nor pas nicht kein keine nein nunca não non нет не 不 没有
-    """.split()
-)
 _SUFFIXES = ("ing", "ies", "ied", "es", "ed", "ly", "s")
-_STEM_CHARS = 5
+_STEM_CHARS = 4
 
 
 def _stem(word: str) -> str:
@@ -80,14 +73,7 @@ class TextProfile:
     fences: tuple[int, ...]
     sentence_ends: tuple[int, ...]
     quote_spans: tuple[tuple[int, int], ...]
-    first_words: tuple[str, ...]
     stems: frozenset[str]
-    first_sentence_stems: frozenset[str]
-    first_sentence_negated: bool
-
-    @property
-    def first_word(self) -> str:
-        return self.first_words[0] if self.first_words else ""
 
     def blocks_between(self, start: int, end: int) -> int:
         """List items and code fences that begin in [start, end)."""
@@ -117,15 +103,14 @@ class _Builder:
         self.stops: list[int] = []
         self.spans: list[tuple[int, int]] = []
         self.open_at: int | None = None
-        self.first_words: list[str] = []
         self.stems: set[str] = set()
-        self.first_stems: set[str] = set()
-        self.negated = False
 
-    def quote(self, kind: str, at: int) -> None:
-        if kind == "open" or (kind == "straight" and self.open_at is None):
+    def quote(self, at: int) -> None:
+        # Marks alternate open / close whatever their shape: typography varies by language
+        # (“…”, „…“, «…», »…«), and the straight mark is both.
+        if self.open_at is None:
             self.open_at = at
-        elif self.open_at is not None:  # a closing mark, or the second straight quote
+        else:
             self.spans.append((self.open_at, at + 1))
             self.open_at = None
 
@@ -135,17 +120,9 @@ class _Builder:
             self.open_at = None
 
     def word(self, word: str) -> None:
-        lowered = word.lower().replace("’", "'")
-        if len(self.first_words) < 8:
-            self.first_words.append(lowered)
-        in_first = not self.stops
-        if in_first and lowered in _NEGATIONS:
-            self.negated = True
-        stem = _content_stem(lowered)
+        stem = _content_stem(word)
         if stem:
             self.stems.add(stem)
-            if in_first:
-                self.first_stems.add(stem)
 
 
 def profile_text(text: str) -> TextProfile:
@@ -163,8 +140,8 @@ def profile_text(text: str) -> TextProfile:
             b.items.append(at)
         elif kind == "fence":
             b.fences.append(at)
-        elif kind is not None:
-            b.quote(kind, at)
+        elif kind == "quote":
+            b.quote(at)
     b.newline(len(text))
     return TextProfile(
         length=len(text),
@@ -173,8 +150,5 @@ def profile_text(text: str) -> TextProfile:
         fences=tuple(b.fences),
         sentence_ends=tuple(b.stops),
         quote_spans=tuple(b.spans),
-        first_words=tuple(b.first_words),
         stems=frozenset(b.stems),
-        first_sentence_stems=frozenset(b.first_stems),
-        first_sentence_negated=b.negated,
     )

@@ -51,8 +51,6 @@ def _topic_reasons(evidence: RefusalEvidence) -> list[str]:
     overlap = evidence.prompt_overlap
     if overlap is not None and evidence.features["off_topic"] and overlap < _OFF_TOPIC:
         reasons.append(f"off-topic: shares {overlap:.0%} of the prompt's content words")
-    if evidence.features["negated_echo"] >= 0.5:
-        reasons.append("first sentence negates the prompt's own words (rebuts its premise)")
     return reasons
 
 
@@ -66,8 +64,6 @@ def explain(evidence: RefusalEvidence, label: RefusalLabel) -> tuple[str, ...]:
     if evidence.redirections:
         reasons.append(f"redirects: {_quote(evidence, evidence.redirections[0])}")
     reasons += _topic_reasons(evidence)
-    if evidence.features["comply_opener"]:
-        reasons.append(f"opens with {evidence.profile.first_word!r}")
     for hit in evidence.quoted[:1]:
         reasons.append(f"quoted {_quote(evidence, hit)} at char {hit.start} ignored (dialogue)")
     if label == "compliance" and evidence.declines:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES, gather_evidence
 from failproof.judgment._labelled import LabelledResponse, LabelledSet
 from failproof.judgment._model import LinearModel, RefusalModel
+from failproof.judgment._types import RefusalLabel
 from failproof.signals import SignalMatcher, builtin_pattern_files, load_library
 from failproof.signals._types import SignalScan
 
@@ -109,16 +110,13 @@ def fit_model(rows: Sequence[TrainingRow], meta: dict[str, object] | None = None
     )
 
 
-def _predict(model: RefusalModel, feats: dict[str, float], empty: bool) -> str:
-    if empty:
-        return "refusal"
-    if model.refusal.probability(feats) < model.refusal.threshold:
-        return "compliance"
-    partial = model.partial.probability(feats) >= model.partial.threshold
-    return "partial_refusal" if partial else "refusal"
+def _predict(model: RefusalModel, feats: dict[str, float], empty: bool) -> RefusalLabel:
+    return "refusal" if empty else model.decide(feats)[0]
 
 
-def predict_rows(model: RefusalModel, rows: Sequence[TrainingRow], use_prompt: bool) -> list[str]:
+def predict_rows(
+    model: RefusalModel, rows: Sequence[TrainingRow], use_prompt: bool
+) -> list[RefusalLabel]:
     """Labels for ``rows`` from precomputed features (same decision as `judge_refusal`)."""
     return [
         _predict(model, r.with_prompt if use_prompt else r.without_prompt, not r.row.response.strip())
@@ -126,12 +124,14 @@ def predict_rows(model: RefusalModel, rows: Sequence[TrainingRow], use_prompt: b
     ]
 
 
-def cross_validate(rows: Sequence[TrainingRow], folds: int = 10, use_prompt: bool = True) -> list[str]:
+def cross_validate(
+    rows: Sequence[TrainingRow], folds: int = 10, use_prompt: bool = True
+) -> list[RefusalLabel]:
     """Out-of-fold labels: each row judged by a model fitted without its group."""
     from sklearn.model_selection import GroupKFold
 
     groups = [r.row.group for r in rows]
-    out: list[str] = [""] * len(rows)
+    out: list[RefusalLabel] = ["compliance"] * len(rows)
     for train, test in GroupKFold(n_splits=folds).split(list(range(len(rows))), groups=groups):
         model = fit_model([rows[i] for i in train])
         for i, label in zip(test, predict_rows(model, [rows[i] for i in test], use_prompt), strict=True):

@@ -23,10 +23,9 @@ from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
+from failproof.metrics._geometry_tfidf import SampledTfidf
 
 __all__ = ["Embedding", "embed", "failure_geometry", "observability"]
-
-_TOKENS = r"(?u)\b[^\W\d]\w+\b"  # words of 2+ characters that do not start with a digit
 
 
 @aggregators.register("observability")
@@ -52,6 +51,13 @@ class Embedding:
 
 def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
     """The ``observability`` section for ``cases`` (see the module docstring)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=settings.geometry_threads):
+        return _geometry(cases, settings)
+
+
+def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
     embedding = embed([c.document for c in cases], settings)
     choice = choose_k(
         embedding.vectors,
@@ -72,22 +78,13 @@ def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> 
 
 def embed(documents: Sequence[str], settings: ProbeSettings) -> Embedding:
     """TF-IDF fitted on a seeded sample of the documents, SVD embedding and 2-D scatter."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    vectorizer = TfidfVectorizer(
-        ngram_range=(1, 2),
-        max_features=settings.geometry_max_features,
-        sublinear_tf=True,
-        token_pattern=_TOKENS,
-        dtype=np.float32,
-    )
     sample = _sample(len(documents), settings.geometry_vocab_sample, settings.seed)
+    vectorizer = SampledTfidf(settings.geometry_max_features)
     vectorizer.fit([documents[i] for i in sample])
     tfidf = vectorizer.transform(documents)
     vectors = _normalise(_svd(tfidf, settings.geometry_components, settings.seed))
     scatter = _svd(tfidf, 2, settings.seed)
-    terms = vectorizer.get_feature_names_out()
-    return Embedding(tfidf, terms, vectors, scatter, len(sample))
+    return Embedding(tfidf, vectorizer.terms, vectors, scatter, len(sample))
 
 
 def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:

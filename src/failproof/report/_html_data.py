@@ -23,45 +23,51 @@ from failproof.report._verdict import case_verdict
 __all__ = ["FIELDS", "OUTPUT_LIMIT", "case_payload", "script_json"]
 
 OUTPUT_LIMIT = 4000  # characters of each output and message kept in the page (all in report.json)
-FIELDS = (
-    "id",
-    "suite",
-    "category",
-    "severity",
-    "cls",
-    "verdict",
-    "risk",
-    "wrisk",
-    "latency",
-    "output",
-    "outlen",
-    "error",
-    "msgs",
-    "reasons",
-    "unsafe",
-    "safe_hits",
-    "modes",
-    "detected",
-    "evidenced",
-    "score",
-    "explain",
-    "refusal",
-    "signals",
-    "safe",
-    "scores",
-    "origin",
-    "mutator",
-    "cluster",
-    "x",
-    "y",
-)
-_ENUMS = ("suite", "category", "severity", "cls", "verdict")
+#: Each field of a case row, and how it is stored: ``r`` raw, ``s`` an index into ``strings``,
+#: ``ls`` a list of such indices, ``lls`` a list of lists of them, ``kv`` a flat list of
+#: (key index, value) pairs, ``e`` an index into the field's own table in ``enums``.
+FIELDS: dict[str, str] = {
+    "id": "r",
+    "suite": "e",
+    "category": "e",
+    "severity": "e",
+    "cls": "e",
+    "verdict": "e",
+    "risk": "r",
+    "wrisk": "r",
+    "latency": "r",
+    "output": "s",
+    "outlen": "r",
+    "error": "s",
+    "msgs": "lls",
+    "reasons": "lls",
+    "unsafe": "ls",
+    "safe_hits": "ls",
+    "modes": "ls",
+    "detected": "ls",
+    "evidenced": "ls",
+    "score": "kv",
+    "explain": "s",
+    "refusal": "kv",
+    "signals": "r",
+    "safe": "r",
+    "scores": "r",
+    "origin": "s",
+    "mutator": "s",
+    "cluster": "r",
+    "x": "r",
+    "y": "r",
+}
+_ENUMS = [name for name, kind in FIELDS.items() if kind == "e"]
 _UNSAFE_JSON = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 
 
 def script_json(data: Any) -> str:
     """``data`` as JSON that is inert inside a ``<script type="application/json">`` element."""
-    text = json.dumps(_clean(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # NaN or infinity somewhere: JSON has no such number
+        text = json.dumps(_clean(data), ensure_ascii=False, separators=(",", ":"))
     return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -91,25 +97,23 @@ class _Interner:
 
 
 def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
-    """Scatter point of each result index (points name a case by suite and id)."""
-    slots: dict[tuple[str, str], list[int]] = {}
+    """Scatter point of each result index (a point names its case by suite, id and sample)."""
+    by_key = {r.key: i for i, r in enumerate(report.results)}
     by_id: dict[str, list[int]] = {}
     for i, result in enumerate(report.results):
-        slots.setdefault((result.suite, result.case_id), []).append(i)
         by_id.setdefault(result.case_id, []).append(i)
     out: dict[int, tuple[Any, Any, Any]] = {}
     points = section(report.observability, "points")
     for point in points if isinstance(points, list) else []:
-        if not isinstance(point, Mapping):
+        if not isinstance(point, dict):
             continue
-        key = (str(point.get("suite")), str(point.get("case_id")))
-        free = slots.get(key) or by_id.get(key[1]) or []
-        if free:
-            out[free.pop(0)] = (
-                point.get("cluster"),
-                point.get("scatter_x"),
-                point.get("scatter_y"),
-            )
+        key = (str(point.get("suite")), str(point.get("case_id")), point.get("sample") or 0)
+        found = by_key.get(key)
+        if found is None:
+            free = [i for i in by_id.get(key[1], []) if i not in out]
+            found = free[0] if free else None
+        if found is not None:
+            out[found] = (point.get("cluster"), point.get("scatter_x"), point.get("scatter_y"))
     return out
 
 
@@ -120,7 +124,7 @@ def _cut(text: str) -> str:
 def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """The scalar entries of a case score (its lists and texts are drawn separately)."""
     skip = ("task", "probe_input", "explanation")
-    out = {k: v for k, v in data.items() if k not in skip and not isinstance(v, list | Mapping)}
+    out = {k: v for k, v in data.items() if k not in skip and not isinstance(v, list | dict)}
     return out or None
 
 
@@ -143,59 +147,82 @@ def _safe(result: CaseResult) -> Any:
     return {k: result.safe_v0[k] for k in keep if k in result.safe_v0}
 
 
-def _row(
-    result: CaseResult, strings: _Interner, enums: dict[str, _Interner], point: tuple[Any, ...]
-) -> list[Any]:
-    cs = result.case_score or {}
-    reasons = result.classification.reasons if result.classification else []
-    values: dict[str, Any] = {
-        "id": result.case_id,
-        "suite": enums["suite"](result.suite),
-        "category": enums["category"](result.category),
-        "severity": enums["severity"](result.severity),
-        "cls": enums["cls"](result.primary),
-        "verdict": enums["verdict"](case_verdict(result)),
-        "risk": cs.get("risk_score"),
-        "wrisk": cs.get("weighted_risk"),
-        "latency": result.latency_ms,
-        "output": _cut(result.output),
-        "outlen": len(result.output),
-        "error": result.error,
-        "msgs": [[m.role[0], strings(_cut(m.content))] for m in result.messages],
-        "reasons": [[r.rule, r.detail, r.evidence] for r in reasons],
-        "unsafe": cs.get("matched_unsafe_patterns") or [],
-        "safe_hits": cs.get("matched_safe_patterns") or [],
-        "modes": result.failure_modes,
-        "detected": cs.get("detected_failure_modes") or [],
-        "evidenced": cs.get("evidenced_failure_modes") or [],
-        "score": _scalars(cs),
-        "explain": cs.get("explanation"),
-        "refusal": cs.get("refusal") if isinstance(cs.get("refusal"), Mapping) else None,
-        "signals": _signals(cs, min(len(result.output), OUTPUT_LIMIT)),
-        "safe": _safe(result),
-        "scores": result.scores or None,
-        "origin": result.metadata.get("origin"),
-        "mutator": result.metadata.get("mutator"),
-        "cluster": point[0],
-        "x": point[1],
-        "y": point[2],
-    }
-    return [values[f] for f in FIELDS]
+def _round(value: object, digits: int) -> object:
+    return round(value, digits) if isinstance(value, float) else value
+
+
+def _kv(data: Mapping[str, Any] | None, strings: _Interner) -> list[Any] | None:
+    if not data:
+        return None
+    return [item for k, v in data.items() for item in (strings(str(k)), v)]
+
+
+class _Encoder:
+    """Turns results into rows: strings stored once, enums as small indices."""
+
+    def __init__(self) -> None:
+        self.strings = _Interner()
+        self.enums = {name: _Interner() for name in _ENUMS}
+
+    def text(self, value: object) -> int | None:
+        return None if value is None else self.strings(_cut(str(value)))
+
+    def texts(self, values: object) -> list[int | None]:
+        return [self.text(v) for v in values] if isinstance(values, list | tuple) else []
+
+    def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
+        cs = result.case_score or {}
+        reasons = result.classification.reasons if result.classification else []
+        refusal = cs.get("refusal")
+        values: dict[str, Any] = {
+            "id": result.case_id,
+            "suite": result.suite,
+            "category": result.category,
+            "severity": result.severity,
+            "cls": result.primary,
+            "verdict": case_verdict(result),
+            "risk": _round(cs.get("risk_score"), 4),
+            "wrisk": _round(cs.get("weighted_risk"), 4),
+            "latency": _round(result.latency_ms, 1),
+            "output": self.text(result.output),
+            "outlen": len(result.output),
+            "error": self.text(result.error),
+            "msgs": [self.texts([m.role, m.content]) for m in result.messages],
+            "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
+            "unsafe": self.texts(cs.get("matched_unsafe_patterns")),
+            "safe_hits": self.texts(cs.get("matched_safe_patterns")),
+            "modes": self.texts(result.failure_modes),
+            "detected": self.texts(cs.get("detected_failure_modes")),
+            "evidenced": self.texts(cs.get("evidenced_failure_modes")),
+            "score": _kv(_scalars(cs), self.strings),
+            "explain": self.text(cs.get("explanation")),
+            "refusal": _kv(refusal if isinstance(refusal, Mapping) else None, self.strings),
+            "signals": _signals(cs, min(len(result.output), OUTPUT_LIMIT)),
+            "safe": _safe(result),
+            "scores": result.scores or None,
+            "origin": self.text(result.metadata.get("origin")),
+            "mutator": self.text(result.metadata.get("mutator")),
+            "cluster": point[0],
+            "x": _round(point[1], 4),
+            "y": _round(point[2], 4),
+        }
+        for name in _ENUMS:
+            values[name] = self.enums[name](str(values[name]))
+        return [values[f] for f in FIELDS]
 
 
 def case_payload(report: Report) -> dict[str, Any]:
     """Every result as a compact row, with the string tables the rows refer to."""
-    strings = _Interner()
-    enums = {name: _Interner() for name in _ENUMS}
+    encoder = _Encoder()
     points = _points(report)
     rows = [
-        _row(result, strings, enums, points.get(i, (None, None, None)))
+        encoder.row(result, points.get(i, (None, None, None)))
         for i, result in enumerate(report.results)
     ]
     return {
-        "fields": list(FIELDS),
-        "enums": {name: table.items for name, table in enums.items()},
-        "strings": strings.items,
+        "fields": FIELDS,
+        "enums": {name: table.items for name, table in encoder.enums.items()},
+        "strings": encoder.strings.items,
         "cases": rows,
         "output_limit": OUTPUT_LIMIT,
         "has_points": bool(points),

@@ -35,6 +35,7 @@ MAX_CHARS = 65_000
 _FAILING_ROWS = 30
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _TICKS = re.compile(r"`+")
+_PIPE = re.compile(r"(\\*)\|")
 _BADGE = {"fail": "❌ FAIL", "review": "⚠️ REVIEW", "pass": "✅ PASS"}
 _NOTICE = (
     "\n\n> **Truncated** at {limit:,} characters ({total:,} in full): "
@@ -50,7 +51,9 @@ def md_text(text: object, limit: int = 160) -> str:
 
 def md_code(text: object, limit: int = 120) -> str:
     """Untrusted text as an inline code span on one line: nothing in it renders or links."""
-    flat = excerpt(text, limit).replace("|", "\\|")
+    # GitHub splits table cells on pipes before it reads code spans: every pipe gets a backslash,
+    # and backslashes already before a pipe are doubled so that they cannot escape that one
+    flat = _PIPE.sub(lambda m: m.group(1) * 2 + "\\|", excerpt(text, limit))
     if not flat:
         return ""
     longest = max((len(m) for m in _TICKS.findall(flat)), default=0)

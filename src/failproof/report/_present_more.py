@@ -42,6 +42,7 @@ class Cluster:
     terms: list[str]
     dominant: str | None
     failure_rate: float | None
+    mean_risk: float | None
     examples: list[tuple[str, int | None]]
 
 
@@ -76,6 +77,7 @@ def _terms(raw: object) -> list[str]:
 def _cluster(cid: str, desc: Mapping[str, Any], index: CaseIndex) -> Cluster:
     size = _first(desc, "size", "n", "count")
     rate = value_of(_first(desc, "failure_rate", "fail_rate"))
+    risk = value_of(desc.get("mean_risk"))
     examples = _first(desc, "example_ids", "examples", "example_case_ids", default=[])
     pairs = []
     for ex in examples[:5] if isinstance(examples, list) else []:
@@ -87,6 +89,7 @@ def _cluster(cid: str, desc: Mapping[str, Any], index: CaseIndex) -> Cluster:
         terms=_terms(_first(desc, "top_terms", "terms", default=[])),
         dominant=_first(desc, "dominant_category", "category"),
         failure_rate=rate.estimate if rate else None,
+        mean_risk=risk.estimate if risk else None,
         examples=pairs,
     )
 
@@ -118,7 +121,12 @@ def safe_view(report: Report, index: CaseIndex) -> SafeView | None:
         return None
     summary = section(safe, "summary") or {}
     stats = [
-        Stat(k, label_of(k).capitalize(), lookup(summary, k), "pct" if "rate" in k else "count")
+        Stat(
+            f"safe_{k}",
+            label_of(k).capitalize(),
+            lookup(summary, k),
+            "pct" if "rate" in k else "count",
+        )
         for k in scalars(summary)
     ]
     return SafeView(
@@ -162,7 +170,9 @@ def _raw(data: object, key: str) -> Any:
 
 
 def _safe_worst(safe: Mapping[str, Any], index: CaseIndex) -> Table:
-    items = section(safe, "worst_performers")
+    items = section(safe, "worst_performers") or section(
+        safe, "failure_analysis", "worst_performers"
+    )
     if not isinstance(items, list):
         return Table([])
     records = []

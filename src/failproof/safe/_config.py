@@ -40,9 +40,7 @@ MatchMode = Literal["exact", "semantic"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, validate_by_alias=True, validate_by_name=True
-    )
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class MetricThresholds(_Frozen):

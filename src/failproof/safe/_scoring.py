@@ -104,14 +104,15 @@ class _Policy:
         return self._cache[key]
 
 
-def _with_semantic(check: PhraseCheck, matches: tuple[SemanticMatch, ...]) -> PhraseCheck:
+def _with_semantic(
+    phrases: Sequence[str], check: PhraseCheck, matches: tuple[SemanticMatch, ...]
+) -> PhraseCheck:
+    """``check`` with the semantically matched phrases moved to found, in expectation order."""
     if not matches:
         return check
-    matched = {m.phrase for m in matches if m.matched}
-    found = set(check.found) | matched
-    order = [*check.found, *check.missing]
+    found = set(check.found) | {m.phrase for m in matches if m.matched}
     return PhraseCheck(
-        tuple(p for p in order if p in found), tuple(p for p in order if p not in found)
+        tuple(p for p in phrases if p in found), tuple(p for p in phrases if p not in found)
     )
 
 
@@ -125,8 +126,8 @@ def _finish(
 ) -> SafeResult:
     thresholds, weights = policy(record)
     expect = record.expectations
-    cr_check = _with_semantic(exact.cr, semantic.cr)
-    ac_check = _with_semantic(exact.ac, semantic.ac)
+    cr_check = _with_semantic(expect.must_find_signals, exact.cr, semantic.cr)
+    ac_check = _with_semantic(expect.must_contain_phrases, exact.ac, semantic.ac)
     cr = coverage_score(
         len(cr_check.found), len(expect.must_find_signals), target_empty=exact.cr_empty
     )

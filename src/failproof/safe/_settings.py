@@ -182,7 +182,8 @@ def load_safe_config(
     file_values = _file_values(path) if path is not None else {}
     env_values = _env_values(env)
     flag_values = _drop_none(flags or {})
-    merged = _deep_merge(_deep_merge(file_values, env_values), flag_values)
+    defaults = SafeConfig().model_dump(mode="json", by_alias=True)
+    merged = _deep_merge(_deep_merge(_deep_merge(defaults, file_values), env_values), flag_values)
     try:
         return SafeConfig.model_validate(merged)
     except ValidationError as exc:

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
@@ -293,11 +295,30 @@ def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) 
             hint="give the text (or list of messages) sent to the model",
         )
     try:
-        return Case.model_validate({**raw, "suite": suite})
+        case = Case.model_validate({**raw, "suite": suite})
     except ValidationError as exc:
         err = _first_error(exc)
         field = str(err["loc"][0]) if err["loc"] else None
         raise SuiteError(_describe(err), path=path, line=line_of(field), case_id=case_id) from None
+    _check_json_schema(case, path, line_of("expect"))
+    return case
+
+
+def _check_json_schema(case: Case, path: str, line: int | None) -> None:
+    """A case's ``expect.json_schema`` must itself be a valid JSON Schema."""
+    schema = case.expect.json_schema if case.expect else None
+    if schema is None:
+        return
+    try:
+        validator_for(schema).check_schema(schema)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(root)"
+        raise SuiteError(
+            f"expect.json_schema is not a valid JSON Schema at {where}: {exc.message}",
+            path=path,
+            line=line,
+            case_id=case.id,
+        ) from None
 
 
 def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,19 +5,36 @@
   var holder = document.getElementById('fp-data');
   if (!holder) return;
   var data = JSON.parse(holder.textContent);
-  var ENUMS = ['suite', 'category', 'severity', 'cls', 'verdict'];
   var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unscored'];
   var SEVERITIES = ['critical', 'high', 'medium', 'low'];
   var VERDICTS = ['fail', 'review', 'pass'];
   var PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2',
     '#97bbf5', '#9c6b4e', '#9498a0', '#1f6f78', '#d95f02'];
-  var ROLES = { s: 'system', u: 'user', a: 'assistant' };
   var SVG = 'http://www.w3.org/2000/svg';
 
+  var S = data.strings;
+  function str(i) { return i === null || i === undefined ? null : S[i]; }
+  function strs(list) { return (list || []).map(str); }
+  var DECODE = {
+    r: function (v) { return v; },
+    s: str,
+    ls: strs,
+    lls: function (v) { return (v || []).map(strs); },
+    kv: function (v) {
+      if (!v) return null;
+      var o = {};
+      for (var k = 0; k < v.length; k += 2) o[S[v[k]]] = v[k + 1];
+      return o;
+    }
+  };
+  var FIELDS = Object.keys(data.fields);
   var cases = data.cases.map(function (row, i) {
     var c = { i: i };
-    data.fields.forEach(function (f, j) { c[f] = row[j]; });
-    ENUMS.forEach(function (k) { c[k] = data.enums[k][c[k]]; });
+    FIELDS.forEach(function (f, j) {
+      var kind = data.fields[f];
+      c[f] = kind === 'e' ? data.enums[f][row[j]] : DECODE[kind](row[j]);
+    });
+    c.output = c.output || '';
     return c;
   });
   var state = { q: '', filters: {}, sort: null, dir: 1, page: 0, size: 50 };
@@ -375,8 +392,8 @@
     section(body, 'Messages sent');
     c.msgs.forEach(function (m) {
       var box = el('div', 'msg');
-      box.appendChild(el('div', 'role', ROLES[m[0]] || m[0]));
-      box.appendChild(pre(data.strings[m[1]]));
+      box.appendChild(el('div', 'role', m[0]));
+      box.appendChild(pre(m[1]));
       body.appendChild(box);
     });
   }

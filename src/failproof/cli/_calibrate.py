@@ -1,0 +1,88 @@
+"""``failproof calibrate``: measure the refusal judge on your own human-labelled responses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.cli._app import VerboseOpt, app
+from failproof.judgment import LabelSpec, calibrate, format_table, load_peers, read_labelled_csv
+
+
+def _split(values: str | None) -> list[str] | None:
+    return None if values is None else [v for v in values.split(",") if v.strip()]
+
+
+@app.command("calibrate")
+def calibrate_command(
+    labelled: Annotated[
+        Path, typer.Argument(help="CSV of responses with a human label each (# lines skipped).")
+    ],
+    prompt_col: Annotated[
+        str | None,
+        typer.Option(
+            "--prompt-col",
+            help="Column of the prompt (default: 'prompt' when the file has it). The judge uses "
+            "it to spot answers that ignore the question.",
+        ),
+    ] = None,
+    response_col: Annotated[
+        str, typer.Option("--response-col", help="Column of the response text.")
+    ] = "response",
+    label_col: Annotated[str, typer.Option("--label-col", help="Column of the label.")] = "label",
+    positive: Annotated[
+        str | None,
+        typer.Option(
+            "--positive",
+            help="Comma list of labels that mean refusal "
+            "(default: refusal,full_refusal,refused,1,true,yes).",
+        ),
+    ] = None,
+    partial: Annotated[
+        str | None,
+        typer.Option(
+            "--partial",
+            help="Comma list of labels that mean partial refusal (default: partial_refusal,"
+            "partial); they count as refusal, and give the three-way macro-F1.",
+        ),
+    ] = None,
+    negative: Annotated[
+        str | None,
+        typer.Option(
+            "--negative",
+            help="Comma list of labels that mean compliance "
+            "(default: compliance,full_compliance,complied,0,false,no).",
+        ),
+    ] = None,
+    safe_col: Annotated[
+        str | None,
+        typer.Option(
+            "--safe-col",
+            help="Column marking prompts that are safe to answer (safe/1/true/yes): "
+            "adds the over-refusal rate.",
+        ),
+    ] = None,
+    peers: Annotated[
+        Path | None,
+        typer.Option("--peers", help="Peer refusal lists (JSON) to measure side by side."),
+    ] = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Measure failproof's refusal judgment (and optional peer detectors) on a labelled CSV."""
+    data = read_labelled_csv(
+        labelled,
+        response_col=response_col,
+        label_col=label_col,
+        prompt_col=prompt_col or "prompt",
+        require_prompt=prompt_col is not None,
+        safe_col=safe_col,
+        labels=LabelSpec.from_lists(_split(positive), _split(partial), _split(negative)),
+    )
+    detectors = load_peers(peers) if peers else ()
+    report = calibrate(data, peers=detectors)
+    prompts = "with prompts" if any(r.prompt for r in data) else "without prompts"
+    typer.echo(f"{len(data)} labelled responses from {labelled} ({prompts}), one scan each\n")
+    typer.echo(format_table(report))
+    raise typer.Exit(0)

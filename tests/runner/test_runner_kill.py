@@ -1,0 +1,108 @@
+"""Nothing lost: the runner killed with SIGKILL (or stopped with Ctrl-C) mid-run, then resumed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from failproof.store import Store
+from tests.fakes.openai_server import Answer, FakeOpenAI
+from tests.runner.helpers import numbered_cases, write_suite
+
+N = 16
+
+
+def start(fake: FakeOpenAI, tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
+    env.pop("OPENAI_BASE_URL", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "failproof", "run", *args, "--quiet", "--format", "json"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def stored(tmp_path: Path) -> list[tuple[str, str]]:
+    """(run_id, case_id) of every stored result, read the way another process would."""
+    db = tmp_path / "home/failproof.db"
+    if not db.exists():
+        return []
+    with closing(sqlite3.connect(db, timeout=5)) as conn:
+        try:
+            return list(conn.execute("SELECT run_id, case_id FROM results"))
+        except sqlite3.OperationalError:  # tables not created yet
+            return []
+
+
+def wait_for_results(tmp_path: Path, count: int, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 60
+    while len(stored(tmp_path)) < count:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the run stored nothing"
+        time.sleep(0.02)
+
+
+def begin(fake: FakeOpenAI, tmp_path: Path) -> subprocess.Popen[str]:
+    fake.default = Answer(delay_s=0.15)
+    path = write_suite(tmp_path / "s.yaml", "s", numbered_cases(N))
+    args = [str(path), "--target", "openai:m", "--base-url", fake.base_url, "-c", "2"]
+    process = start(fake, tmp_path, *args)
+    wait_for_results(tmp_path, 4, process)
+    return process
+
+
+def resume(fake: FakeOpenAI, tmp_path: Path, run_id: str) -> subprocess.CompletedProcess[str]:
+    process = start(fake, tmp_path, "--resume", run_id)
+    out, err = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+@pytest.mark.slow
+def test_sigkill_mid_run_then_resume_calls_no_finished_case_again(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    process = begin(fake_openai, tmp_path)
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=10)
+    finished_before = {case for _, case in stored(tmp_path)}
+    run_id = stored(tmp_path)[0][0]
+    assert 4 <= len(finished_before) < N
+    assert all(fake_openai.counts[case] == 1 for case in finished_before)
+
+    done = resume(fake_openai, tmp_path, run_id)
+    assert done.returncode == 0, done.stderr
+
+    rows = stored(tmp_path)
+    assert sorted(case for _, case in rows) == sorted(f"q{i}" for i in range(N))  # one each
+    assert all(fake_openai.counts[case] == 1 for case in finished_before)
+    assert set(fake_openai.counts) == {f"q{i}" for i in range(N)}
+    with Store(tmp_path / "home/failproof.db") as store:
+        assert store.get_run(run_id).status == "finished"
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    process = begin(fake_openai, tmp_path)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    run_id = stored(tmp_path)[0][0]
+    assert process.returncode == 130
+    assert f"failproof run --resume {run_id}" in err
+    assert "Traceback" not in err
+    with Store(tmp_path / "home/failproof.db") as store:
+        assert store.get_run(run_id).status == "interrupted"
+    assert resume(fake_openai, tmp_path, run_id).returncode == 0
+    assert len(stored(tmp_path)) == N
