@@ -6,8 +6,8 @@ PY ?= python
 check: lint typecheck
 
 lint:
-	$(PY) -m ruff check src tests bench
-	$(PY) -m ruff format --check src tests bench
+	$(PY) -m ruff check src tests bench scripts
+	$(PY) -m ruff format --check src tests bench scripts
 
 format:
 	$(PY) -m ruff format src tests bench

@@ -32,6 +32,7 @@ from failproof.judgment import (
     DetectorScores,
     LabelledSet,
     PeerDetector,
+    RefusalLabel,
     format_table,
     judge_refusal,
     load_peers,
@@ -52,7 +53,7 @@ from failproof.signals import SignalScan, default_matcher
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
 
-Labels = list[str]
+Labels = list[RefusalLabel]
 
 
 def _scan_all(sets: Sequence[LabelledSet]) -> tuple[dict[str, SignalScan], float]:

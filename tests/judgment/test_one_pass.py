@@ -59,9 +59,9 @@ def test_the_text_is_profiled_in_a_single_pass(monkeypatch: pytest.MonkeyPatch) 
     calls: list[str] = []
     original = features_module.profile_text
 
-    def counting(text: str) -> Any:
+    def counting(text: str, **options: Any) -> Any:
         calls.append(text)
-        return original(text)
+        return original(text, **options)
 
     monkeypatch.setattr(features_module, "profile_text", counting)
     for text in TEXTS:

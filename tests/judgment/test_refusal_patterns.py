@@ -43,7 +43,9 @@ def test_every_language_can_say_sorry_and_cannot(lang: str) -> None:
 @pytest.mark.parametrize(
     ("text", "label"),
     [
-        pytest.param("I’m sorry, but I can’t do that.", "apology_then_cannot", id="curly-apostrophes"),
+        pytest.param(
+            "I’m sorry, but I can’t do that.", "apology_then_cannot", id="curly-apostrophes"
+        ),
         pytest.param("I'M SORRY, BUT I CANNOT DO THAT.", "apology_then_cannot", id="upper-case"),
         pytest.param("I must respectfully decline.", "must_decline", id="decline"),
         pytest.param("This would violate our content policy.", "against_policy", id="policy"),

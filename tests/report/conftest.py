@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests.report.hostile import hostile_report
+from tests.report.synthetic import make_report
 
 from failproof.report import Report
-from report.hostile import hostile_report
-from report.synthetic import make_report
 
 
 @pytest.fixture(scope="session")

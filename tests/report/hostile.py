@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.report.synthetic import aggregate_metrics, make_report, observability
+
 from failproof.core import Classification, Message, Reason
 from failproof.report import Report
-from report.synthetic import make_report
 
 #: Each payload sets ``window.__pwned`` (or shows a dialog) if it ever runs.
 PAYLOADS = (
@@ -49,4 +50,11 @@ def hostile_report(n: int = 30) -> Report:
         results.append(result)
     target = {"name": "<script>window.__pwned = 10</script>", "model": "</title><b>x</b>"}
     run = report.run.model_copy(update={"target": target})
-    return report.model_copy(update={"results": results, "run": run})
+    return report.model_copy(
+        update={
+            "results": results,
+            "run": run,
+            "aggregate_metrics": aggregate_metrics(results),
+            "observability": observability(results),
+        }
+    )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from tests.report.synthetic import make_report
+
 from failproof.core import Classification
 from failproof.report import ConsoleRenderer, Report
 from failproof.report._console import plain
-from report.synthetic import make_report
 
 
 def test_headline_suites_and_top_failures(report: Report) -> None:

@@ -6,13 +6,13 @@ import html as html_lib
 import re
 
 import pytest
+from tests.report.hostile import PAYLOADS
+from tests.report.page import ParsedPage, element_text, parse, sha256_source
+from tests.report.synthetic import make_report
 
 from failproof.report import HtmlRenderer, Report
 from failproof.report._format import human_size
 from failproof.report._html_data import case_payload
-from report.hostile import PAYLOADS
-from report.page import ParsedPage, element_text, parse, sha256_source
-from report.synthetic import make_report
 
 # every tag the report template writes; a payload that became markup would add another
 TEMPLATE_TAGS = {

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.report.synthetic import SYSTEM, make_report
 
 from failproof.report import Report
 from failproof.report._html_data import FIELDS, OUTPUT_LIMIT, case_payload, script_json
-from report.synthetic import SYSTEM, make_report
 
 
 @pytest.mark.parametrize(

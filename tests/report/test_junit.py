@@ -5,11 +5,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from tests.report.synthetic import make_report
 
 from failproof.core import Classification, Reason
 from failproof.report import JUnitRenderer, Report, case_verdict
 from failproof.report._junit import xml_text
-from report.synthetic import make_report
 
 
 def _xml(report: Report) -> ET.Element:

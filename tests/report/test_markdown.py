@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from tests.report.synthetic import make_report
 
 from failproof.report import MarkdownRenderer, Report
 from failproof.report._markdown import MAX_CHARS, md_code, md_text, truncate
-from report.synthetic import make_report
 
 
 @pytest.fixture(scope="module")

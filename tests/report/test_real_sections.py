@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from tests.report.page import parse
+from tests.report.synthetic import make_report, make_results
 
 from failproof.config import Settings
 from failproof.report import Report, build_report, renderers
 from failproof.report._present import CaseIndex, headline
 from failproof.report._present_more import clusters, safe_view
-from report.page import parse
-from report.synthetic import make_results, make_report
 
 
 @pytest.fixture(scope="module")

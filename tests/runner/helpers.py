@@ -27,6 +27,10 @@ def write_suite(path: Path, name: str, cases: Sequence[dict[str, Any]]) -> Path:
 def numbered_cases(n: int, prefix: str = "q") -> list[dict[str, Any]]:
     """``n`` cases whose input is ``q0``, ``q1``, ... and that pass when echoed back."""
     return [
-        {"id": f"{prefix}{i}", "input": f"{prefix}{i}", "expect": {"must_contain": [f"{prefix}{i}"]}}
+        {
+            "id": f"{prefix}{i}",
+            "input": f"{prefix}{i}",
+            "expect": {"must_contain": [f"{prefix}{i}"]},
+        }
         for i in range(n)
     ]

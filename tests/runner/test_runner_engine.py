@@ -12,6 +12,7 @@ import pytest
 from failproof.core import Case, CaseResult, Response
 from failproof.runner import (
     AdaptiveGate,
+    InlineScoring,
     Caller,
     Engine,
     RetryPolicy,
@@ -73,7 +74,7 @@ def make_engine(
     )
     return Engine(
         caller=caller,
-        scorers=[],
+        scoring=InlineScoring([]),
         store=store,
         run_id="r1",
         workers=workers,

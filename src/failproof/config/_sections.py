@@ -55,6 +55,13 @@ class RunSettings(_Section):
     progress_interval_s: float = Field(
         default=10.0, gt=0, description="Seconds between plain progress lines (not a terminal)."
     )
+    score_workers: int | None = Field(
+        default=None,
+        ge=0,
+        description="Processes that score responses (0: score in the runner's own process; "
+        "none: one per spare core, up to 4, from concurrency 16).",
+    )
+    uvloop: bool = Field(default=True, description="Run the event loop on uvloop when installed.")
 
 
 class ClassifierSettings(_Section):

@@ -53,7 +53,7 @@ PARTIAL_FEATURES: tuple[str, ...] = (
     "opening_decline",
     "decline_phrases",
     "length",
-    "ai_hedge",
+    "opening_hedge",
 )
 
 
@@ -74,18 +74,11 @@ class RefusalEvidence:
         return self.profile.lead + OPENING_CHARS
 
     @property
-    def first_decline(self) -> SignalHit | None:
-        return self.declines[0] if self.declines else None
-
-    @property
     def decline_end(self) -> int:
         """Where the sentence of the last decline phrase ends (the answer's start if none)."""
         if not self.declines:
             return self.profile.lead
         return self.profile.sentence_end_after(max(h.end for h in self.declines))
-
-    def values(self, names: tuple[str, ...]) -> list[float]:
-        return [self.features[name] for name in names]
 
 
 def _log_scale(count: float, full: float) -> float:
@@ -131,8 +124,7 @@ def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, floa
 def _position_features(
     profile: TextProfile, declines: list[SignalHit], redirections: list[SignalHit]
 ) -> dict[str, float]:
-    opening_end = profile.lead + OPENING_CHARS
-    early = [h for h in declines if h.start < opening_end]
+    early = [h for h in declines if h.start < profile.lead + OPENING_CHARS]
     first = declines[0].start if declines else profile.length
     last_end = max((h.end for h in declines), default=profile.lead)
     after = profile.length - profile.sentence_end_after(last_end) if declines else 0
@@ -151,13 +143,13 @@ def _position_features(
         "blocks_after": _log_scale(profile.blocks_between(first, profile.length), 10)
         if declines
         else 0.0,
-        "ai_hedge": 1.0 if any(h.weight < 0.5 for h in early) else 0.0,
+        "opening_hedge": 1.0 if any(h.weight < 0.5 for h in early) else 0.0,
     }
 
 
 def gather_evidence(text: str, scan: SignalScan, prompt: str | None = None) -> RefusalEvidence:
     """The refusal evidence of ``text`` from its ``scan`` (and the prompt, when known)."""
-    profile = profile_text(text)
+    profile = profile_text(text, words=bool(prompt))
     declines, redirections, quoted = _split_hits(scan, profile)
     overlap, off_topic = _topic(profile, prompt)
     features = _position_features(profile, declines, redirections)

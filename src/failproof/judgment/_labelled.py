@@ -117,7 +117,7 @@ def _unknown_labels(path: Path, column: str, unknown: dict[str, int]) -> InputEr
     listed = ", ".join(f"{value!r} (row {row})" for value, row in list(unknown.items())[:5])
     return InputError(
         f"{path}: unknown label(s) in column {column!r}: {listed}",
-        hint="name the refusal labels with --positive (and --partial / --negative for the rest)",
+        hint="name the refusal labels with --positive, the others with --partial and --negative",
     )
 
 

@@ -1,4 +1,4 @@
-"""How well a refusal detector agrees with people: binary scores, three-way macro-F1, over-refusal."""
+"""Agreement of a refusal detector with people: binary scores, 3-way macro-F1, over-refusal."""
 
 from __future__ import annotations
 

@@ -31,7 +31,9 @@ class LinearModel:
     threshold: float = 0.5
 
     def logit(self, values: Mapping[str, float]) -> float:
-        return self.bias + sum(w * values[f] for f, w in zip(self.features, self.weights, strict=True))
+        return self.bias + sum(
+            w * values[f] for f, w in zip(self.features, self.weights, strict=True)
+        )
 
     def probability(self, values: Mapping[str, float]) -> float:
         z = self.logit(values)

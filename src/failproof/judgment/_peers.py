@@ -46,7 +46,7 @@ class PeerList:
     def prepared(self) -> PeerList:
         """The list with its strings normalised like the text, and regexes compiled once."""
         strings = tuple(self._norm(s) for s in self.strings)
-        compiled = ()
+        compiled: tuple[re.Pattern[str], ...] = ()
         if self.rule.match == "word":
             compiled = tuple(re.compile(rf"\b{re.escape(s)}\b") for s in strings)
         return replace(self, strings=strings, _compiled=compiled)

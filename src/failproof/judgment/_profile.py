@@ -10,17 +10,17 @@ __all__ = ["TextProfile", "content_stems", "profile_text"]
 
 # One tokenizer, one left-to-right pass. Each alternative is a fixed, non-nested shape, so the
 # scan is linear in the text; the order matters only at a line start (list item before word).
-_TOKEN = re.compile(
-    r"""
+_SHAPES = r"""
     (?P<item>^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t])     # a list item or numbered step
     |(?P<fence>^[ \t]*```)                         # a code fence
     |(?P<nl>\n)
     |(?P<quote>["“”„«»])                          # double quotes (dialogue, citations)
     |(?P<stop>[.!?。！？](?=\s|$))                   # a sentence end
-    |(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)
-    """,
-    re.MULTILINE | re.VERBOSE,
-)
+"""
+_WORD = r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)"
+_TOKEN = re.compile(_SHAPES + _WORD, re.MULTILINE | re.VERBOSE)
+#: The same pass without words, when no prompt asks what the answer is about.
+_SHAPE_ONLY = re.compile(_SHAPES, re.MULTILINE | re.VERBOSE)
 
 #: Words too common to say what a text is about (English; other languages keep all words).
 _STOPWORDS = frozenset(
@@ -35,7 +35,7 @@ _STOPWORDS = frozenset(
     help simple short brief quick detailed example examples list step steps guide tips best
     good easiest concept idea ideas thing things summarize summary create generate
     provide offer recommend suggest instruct
-    """.split()
+    """.split()  # noqa: SIM905  (a word list reads best as text)
 )
 _SUFFIXES = ("ing", "ies", "ied", "es", "ed", "ly", "s")
 _STEM_CHARS = 4
@@ -57,10 +57,14 @@ def _content_stem(word: str) -> str | None:
     return _stem(lowered)
 
 
+def _stems_of(words: set[str]) -> frozenset[str]:
+    stems = (_content_stem(word) for word in words)
+    return frozenset(s for s in stems if s)
+
+
 def content_stems(text: str) -> frozenset[str]:
     """The content-word stems of ``text`` (what it is about), e.g. for a prompt."""
-    stems = (_content_stem(m.group()) for m in _TOKEN.finditer(text) if m.lastgroup == "word")
-    return frozenset(s for s in stems if s)
+    return _stems_of({m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +107,7 @@ class _Builder:
         self.stops: list[int] = []
         self.spans: list[tuple[int, int]] = []
         self.open_at: int | None = None
-        self.stems: set[str] = set()
+        self.words: set[str] = set()
 
     def quote(self, at: int) -> None:
         # Marks alternate open / close whatever their shape: typography varies by language
@@ -119,19 +123,15 @@ class _Builder:
             self.spans.append((self.open_at, at))
             self.open_at = None
 
-    def word(self, word: str) -> None:
-        stem = _content_stem(word)
-        if stem:
-            self.stems.add(stem)
 
-
-def profile_text(text: str) -> TextProfile:
-    """Read ``text`` once and record its structure."""
+def profile_text(text: str, *, words: bool = True) -> TextProfile:
+    """Read ``text`` once and record its structure (and its content words, unless ``words`` is
+    false: then ``stems`` is empty and the pass is faster)."""
     b = _Builder()
-    for m in _TOKEN.finditer(text):
+    for m in (_TOKEN if words else _SHAPE_ONLY).finditer(text):
         kind, at = m.lastgroup, m.start()
         if kind == "word":
-            b.word(m.group())
+            b.words.add(m.group())
         elif kind == "stop":
             b.stops.append(at)
         elif kind == "nl":
@@ -150,5 +150,5 @@ def profile_text(text: str) -> TextProfile:
         fences=tuple(b.fences),
         sentence_ends=tuple(b.stops),
         quote_spans=tuple(b.spans),
-        stems=frozenset(b.stems),
+        stems=_stems_of(b.words),
     )

@@ -8,8 +8,9 @@ imported only here, so judging responses never needs it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES, gather_evidence
 from failproof.judgment._labelled import LabelledResponse, LabelledSet
@@ -89,7 +90,7 @@ def _fit_linear(
     return LinearModel(names, weights, float(clf.intercept_[0]))
 
 
-def fit_model(rows: Sequence[TrainingRow], meta: dict[str, object] | None = None) -> RefusalModel:
+def fit_model(rows: Sequence[TrainingRow], meta: Mapping[str, Any] | None = None) -> RefusalModel:
     """Fit both stages. Every row is seen twice, with and without its prompt, so the model
     works whether or not the caller knows the prompt."""
     x, y, w = [], [], []
@@ -119,7 +120,9 @@ def predict_rows(
 ) -> list[RefusalLabel]:
     """Labels for ``rows`` from precomputed features (same decision as `judge_refusal`)."""
     return [
-        _predict(model, r.with_prompt if use_prompt else r.without_prompt, not r.row.response.strip())
+        _predict(
+            model, r.with_prompt if use_prompt else r.without_prompt, not r.row.response.strip()
+        )
         for r in rows
     ]
 
@@ -134,6 +137,8 @@ def cross_validate(
     out: list[RefusalLabel] = ["compliance"] * len(rows)
     for train, test in GroupKFold(n_splits=folds).split(list(range(len(rows))), groups=groups):
         model = fit_model([rows[i] for i in train])
-        for i, label in zip(test, predict_rows(model, [rows[i] for i in test], use_prompt), strict=True):
+        for i, label in zip(
+            test, predict_rows(model, [rows[i] for i in test], use_prompt), strict=True
+        ):
             out[i] = label
     return out

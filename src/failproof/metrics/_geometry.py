@@ -4,8 +4,9 @@ Each evaluated case becomes a short document (category, severity, outcome, risk 
 signal labels, task and input snapshot, explanation). TF-IDF (1-2 grams; vocabulary fitted on a
 seeded sample, then applied to every case) and a truncated SVD embed the documents; KMeans
 clusters the L2-normalised embedding with k chosen by silhouette; mutual information compares
-the clusters with the category, severity and pass / fail labels; a separate 2-D SVD of the
-TF-IDF matrix places every case on a scatter plot. Every random step takes the configured seed.
+the clusters with the category, severity and pass / fail labels; the 2-D truncated SVD of the
+TF-IDF matrix (the two leading singular directions, without the normalisation KMeans sees)
+places every case on a scatter plot. Every random step takes the configured seed.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ __all__ = ["Embedding", "embed", "failure_geometry", "observability"]
 def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
     settings = ctx.settings.probe
-    cases = geometry_cases(results, settings.geometry_text_chars)
+    cases = geometry_cases(results)
     if len(cases) < settings.min_cases_for_geometry:
         return None
     return failure_geometry(cases, settings)
@@ -58,7 +59,7 @@ def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> 
 
 
 def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
-    embedding = embed([c.document for c in cases], settings)
+    embedding = embed(cases, settings)
     choice = choose_k(
         embedding.vectors,
         fixed=settings.geometry_clusters,
@@ -76,15 +77,19 @@ def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[st
     }
 
 
-def embed(documents: Sequence[str], settings: ProbeSettings) -> Embedding:
-    """TF-IDF fitted on a seeded sample of the documents, SVD embedding and 2-D scatter."""
-    sample = _sample(len(documents), settings.geometry_vocab_sample, settings.seed)
+def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
+    """TF-IDF fitted on a seeded sample of the documents, SVD embedding and 2-D scatter.
+
+    The scatter is the projection on the two leading singular vectors, i.e. the 2-D truncated
+    SVD of the TF-IDF matrix; the SVD is computed once and its first two columns reused.
+    """
+    chars = settings.geometry_text_chars
+    sample = _sample(len(cases), settings.geometry_vocab_sample, settings.seed)
     vectorizer = SampledTfidf(settings.geometry_max_features)
-    vectorizer.fit([documents[i] for i in sample])
-    tfidf = vectorizer.transform(documents)
-    vectors = _normalise(_svd(tfidf, settings.geometry_components, settings.seed))
-    scatter = _svd(tfidf, 2, settings.seed)
-    return Embedding(tfidf, vectorizer.terms, vectors, scatter, len(sample))
+    vectorizer.fit([cases[i].document(chars) for i in sample])
+    tfidf = vectorizer.transform(case.document(chars) for case in cases)
+    reduced = _svd(tfidf, max(2, settings.geometry_components), settings.seed)
+    return Embedding(tfidf, vectorizer.terms, _normalise(reduced), reduced[:, :2], len(sample))
 
 
 def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:

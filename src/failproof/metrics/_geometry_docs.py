@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ def risk_band(risk: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class GeometryCase:
-    """One evaluated case: who it is, what it is compared by, and its document for TF-IDF."""
+    """One evaluated case: who it is, the labels it is compared by, and its CaseScore."""
 
     suite: str
     case_id: str
@@ -33,51 +33,43 @@ class GeometryCase:
     passed: bool
     risk: float
     weighted: float
-    document: str
+    score: Mapping[str, Any]
 
     @property
     def outcome(self) -> str:
         return "pass" if self.passed else "fail"
 
+    def document(self, text_chars: int) -> str:
+        """Category, severity, outcome, risk band and signal labels as tags, then the task and
+        input (cut at ``text_chars``) and the explanation: built on demand, never all at once."""
+        score = self.score
+        labels = [*score.get("matched_safe_patterns", ()), *score.get("matched_unsafe_patterns", ())]
+        snapshot = f"{score.get('task') or ''} {score.get('probe_input') or ''}"[:text_chars]
+        tags = " ".join(f"signal_{label}" for label in labels)
+        return (
+            f"category_{self.category} severity_{self.severity} outcome_{self.outcome} "
+            f"risk_{risk_band(self.risk)} {tags} {snapshot} {score.get('explanation') or ''}"
+        )
 
-def geometry_cases(results: Sequence[CaseResult], text_chars: int) -> list[GeometryCase]:
-    """The evaluated probe results, each with its document (task and input cut at text_chars)."""
+
+def geometry_cases(results: Sequence[CaseResult]) -> list[GeometryCase]:
+    """The results the probe scorer evaluated, in order."""
     out: list[GeometryCase] = []
     for result in results:
         score = result.case_score
         if score is None or score.get("evaluated", True) is False:
             continue
-        out.append(_case(result, score, text_chars))
+        out.append(
+            GeometryCase(
+                suite=result.suite,
+                case_id=result.case_id,
+                sample=result.sample,
+                category=result.category,
+                severity=str(score.get("severity", result.severity)),
+                passed=bool(score.get("passed")),
+                risk=float(score.get("risk_score", 0.0)),
+                weighted=float(score.get("weighted_risk", 0.0)),
+                score=score,
+            )
+        )
     return out
-
-
-def _case(result: CaseResult, score: dict[str, Any], text_chars: int) -> GeometryCase:
-    passed = bool(score.get("passed"))
-    risk = float(score.get("risk_score", 0.0))
-    severity = str(score.get("severity", result.severity))
-    return GeometryCase(
-        suite=result.suite,
-        case_id=result.case_id,
-        sample=result.sample,
-        category=result.category,
-        severity=severity,
-        passed=passed,
-        risk=risk,
-        weighted=float(score.get("weighted_risk", 0.0)),
-        document=_document(result.category, severity, passed, risk, score, text_chars),
-    )
-
-
-def _document(
-    category: str, severity: str, passed: bool, risk: float, score: dict[str, Any], chars: int
-) -> str:
-    labels = [*score.get("matched_safe_patterns", ()), *score.get("matched_unsafe_patterns", ())]
-    snapshot = " ".join(str(score.get(k) or "") for k in ("task", "probe_input"))[:chars]
-    tags = [
-        f"category_{category}",
-        f"severity_{severity}",
-        f"outcome_{'pass' if passed else 'fail'}",
-        f"risk_{risk_band(risk)}",
-        *(f"signal_{label}" for label in labels),
-    ]
-    return " ".join([*tags, snapshot, str(score.get("explanation") or "")])

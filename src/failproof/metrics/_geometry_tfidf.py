@@ -1,17 +1,18 @@
 """TF-IDF of word 1-2 grams: vocabulary and IDF fitted on a sample, then every text in one pass.
 
 Equal to scikit-learn's ``TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)`` fitted on the
-sample and applied to all texts (a test holds it to that), but the transform counts n-grams with
-C-level dictionary look-ups instead of building every bigram string: the geometry's TF-IDF step
-is most of its time. Tokens are runs of word characters of length two or more that do not start
+sample and applied to all texts (a test holds it to that), but it counts n-grams with C-level
+dictionary and array operations instead of a Python loop per n-gram: TF-IDF is most of the
+geometry's time. Tokens are runs of word characters of length two or more that do not start
 with a digit, lower-cased (ASCII texts take a faster, equivalent regex).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from itertools import chain, repeat
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import chain, islice, repeat
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ class SampledTfidf:
     def __init__(self, max_features: int, chunk: int = 2048) -> None:
         self.max_features = max_features
         self.chunk = chunk
-        self.terms: NDArray[np.str_] = np.array([], dtype=str)
+        self.terms: NDArray[np.object_] = np.array([], dtype=object)
         self._unigrams: dict[str, int] = {}
         self._parts: dict[str, int] = {}
         self._pair_keys: NDArray[np.int64] = np.array([], dtype=np.int64)
@@ -44,21 +45,27 @@ class SampledTfidf:
         self._idf: Any = None
 
     def fit(self, texts: Sequence[str]) -> SampledTfidf:
-        """Learn the vocabulary (the ``max_features`` most frequent n-grams) and the IDF."""
-        from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+        """Learn the vocabulary (the ``max_features`` most frequent n-grams) and the IDF.
 
-        counter = CountVectorizer(
-            tokenizer=tokenize,
-            token_pattern=None,
-            lowercase=False,
-            ngram_range=(1, 2),
-            max_features=self.max_features,
-            dtype=np.float32,
-        )
-        counts = counter.fit_transform(texts)
-        self._idf = TfidfTransformer(sublinear_tf=True).fit(counts)
-        self.terms = counter.get_feature_names_out()
-        self._index({term: int(i) for term, i in counter.vocabulary_.items()})
+        The vocabulary is chosen exactly as scikit-learn's ``CountVectorizer`` chooses it:
+        n-grams sorted by name, the most frequent kept (same tie order), then sorted by name.
+        """
+        from sklearn.feature_extraction.text import TfidfTransformer
+
+        tokens = [tokenize(text) for text in texts]
+        frequency: Counter[str] = Counter()
+        for words in tokens:
+            frequency.update(words)
+            frequency.update(map(" ".join, zip(words, words[1:])))
+        terms = sorted(frequency)
+        if len(terms) > self.max_features:
+            totals = np.array([frequency[t] for t in terms], dtype=np.float32)
+            kept = np.sort((-totals).argsort()[: self.max_features])
+            terms = [terms[i] for i in kept]
+        self.terms = np.asarray(terms, dtype=object)
+        self._index({term: column for column, term in enumerate(terms)})
+        if terms:
+            self._idf = TfidfTransformer(sublinear_tf=True).fit(self._block(tokens))
         return self
 
     def _index(self, vocabulary: dict[str, int]) -> None:
@@ -78,23 +85,31 @@ class SampledTfidf:
         self._pair_keys = np.array([k for k, _ in keyed], dtype=np.int64)
         self._pair_cols = np.array([c for _, c in keyed], dtype=np.int64)
 
-    def transform(self, texts: Sequence[str]) -> Any:
-        """The L2-normalised TF-IDF matrix (float32 CSR) of ``texts``."""
-        return self._idf.transform(self.counts(texts)).astype(np.float32)
+    def transform(self, texts: Iterable[str]) -> Any:
+        """The L2-normalised TF-IDF matrix (float32 CSR) of ``texts``.
 
-    def counts(self, texts: Sequence[str]) -> Any:
+        ``texts`` may be a generator: only ``chunk`` texts exist at a time.
+        """
+        counts = self.counts(texts)
+        if self._idf is None:  # nothing was learnt: every text is empty of tokens
+            return counts
+        return self._idf.transform(counts, copy=False).astype(np.float32, copy=False)
+
+    def counts(self, texts: Iterable[str]) -> Any:
         """The n-gram count matrix (CSR) of ``texts`` over the fitted vocabulary."""
         from scipy.sparse import csr_matrix, vstack  # type: ignore[import-untyped]
 
-        blocks = [self._block(texts[i : i + self.chunk]) for i in range(0, len(texts), self.chunk)]
+        iterator = iter(texts)
+        blocks = []
+        while chunk := list(islice(iterator, self.chunk)):
+            blocks.append(self._block([tokenize(text) for text in chunk]))
         if not blocks:
             return csr_matrix((0, len(self.terms)), dtype=np.float32)
         return vstack(blocks, format="csr")
 
-    def _block(self, texts: Sequence[str]) -> Any:
+    def _block(self, tokens: Sequence[list[str]]) -> Any:
         from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
 
-        tokens = [tokenize(text) for text in texts]
         lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
         flat = list(chain.from_iterable(tokens))
         doc = np.repeat(np.arange(len(tokens), dtype=np.int64), lengths)

@@ -69,11 +69,14 @@ def _robustness(key: str, data: object, index: CaseIndex) -> Extra:
         "fixed": "fail → pass",
         "kept_pass_rate": "passes kept",
     }
-    table = records_table(
-        records,
-        list(records[0]) if records else [],
-        labels=labels,
-        bars={"variant_pass_rate": "good"},
+    table = _toned_deltas(
+        records_table(
+            records,
+            list(records[0]) if records else [],
+            labels=labels,
+            bars={"variant_pass_rate": "good"},
+        ),
+        "delta",
     )
     unpaired = section(data, "unpaired_variants")
     facts = [("variants without their original in the run", str(unpaired))] if unpaired else []
@@ -83,6 +86,25 @@ def _robustness(key: str, data: object, index: CaseIndex) -> Extra:
         facts,
         [("", table), ("Variants that broke a passing case", _flips(data, index))],
     )
+
+
+def _toned_deltas(table: Table, key: str) -> Table:
+    """Colour a column of signed changes: up is better, down is worse."""
+    if key not in [c.key for c in table.columns]:
+        return table
+    at = [c.key for c in table.columns].index(key)
+    rows = []
+    for row in table.rows:
+        text = row[at].text
+        tone = (
+            "delta-better"
+            if text.startswith("+")
+            else "delta-worse"
+            if text.startswith("-")
+            else None
+        )
+        rows.append([*row[:at], replace(row[at], tone=tone), *row[at + 1 :]])
+    return Table(table.columns, rows, table.more)
 
 
 def _flips(data: object, index: CaseIndex) -> Table:

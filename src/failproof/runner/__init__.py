@@ -14,6 +14,7 @@ from failproof.runner._responses import ResponsesWriter, recorded_line
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run
 from failproof.runner._score import ScoreOutcome, score_responses
+from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
 
 __all__ = [
     "DEMO_LIMIT",
@@ -22,6 +23,8 @@ __all__ = [
     "Caller",
     "Engine",
     "EngineStats",
+    "InlineScoring",
+    "PoolScoring",
     "ProgressMode",
     "RateLimiter",
     "ResponsesWriter",
@@ -31,7 +34,9 @@ __all__ = [
     "RunOutcome",
     "RunRequest",
     "ScoreOutcome",
+    "Scoring",
     "WorkItem",
+    "auto_score_workers",
     "cache_key",
     "case_consistency",
     "consistency_section",

@@ -11,8 +11,8 @@ from failproof.suites import builtin_suite_names, load_suites
 
 __all__ = ["DEMO_LIMIT", "demo_cases", "demo_request"]
 
-#: About two minutes on two CPU cores with SmolLM2-135M.
-DEMO_LIMIT = 24
+#: A few minutes on two CPU cores with SmolLM2-135M.
+DEMO_LIMIT = 20
 
 
 def _round_robin(groups: Sequence[Sequence[Case]], limit: int) -> list[Case]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,10 +11,10 @@ from failproof.core import CaseResult, Response
 from failproof.errors import FailproofError
 from failproof.runner._calls import Caller
 from failproof.runner._plan import WorkItem, cache_key
-from failproof.scoring import Scorer, score_case
+from failproof.runner._scoring import Scoring
 from failproof.store import Store
 
-__all__ = ["Engine", "EngineStats", "RunAborted"]
+__all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted"]
 
 ResultSink = Callable[[CaseResult], None]
 
@@ -37,13 +37,14 @@ class EngineStats:
 class Engine:
     """Runs work items with ``workers`` in parallel (the caller's gate may admit fewer).
 
-    Each result is scored, written to ``store`` (committed at once), put in the response cache
-    when ``use_cache`` and it is not an error, then handed to every sink.
+    Each response is scored by ``scoring``; the result is written to ``store`` (committed at
+    once), put in the response cache when ``use_cache`` and it is not an error, then handed to
+    every sink.
     ``max_consecutive_failures`` (0 = never) aborts the run with `RunAborted`.
     """
 
     caller: Caller
-    scorers: Sequence[Scorer]
+    scoring: Scoring
     store: Store
     run_id: str
     workers: int
@@ -76,7 +77,7 @@ class Engine:
             response = cached.model_copy(update={"cached": True})
         else:
             response = await self.caller.call(item.case)
-        result = score_case(item.case, response, self.scorers, sample=item.sample)
+        result = await self.scoring.score(item.case, response, item.sample)
         self.store.add_result(self.run_id, result)
         if key is not None and cached is None:
             self.store.cache_put(key, response)

@@ -10,6 +10,7 @@ from failproof.runner._engine import Engine
 from failproof.runner._limits import AdaptiveGate
 from failproof.runner._plan import WorkItem
 from failproof.runner._retry import RetryPolicy
+from failproof.runner._scoring import InlineScoring
 from failproof.scoring import Scorer
 from failproof.store import Store
 from failproof.targets import Target
@@ -39,7 +40,7 @@ async def execute_cases(
     )
     engine = Engine(
         caller=caller,
-        scorers=scorers,
+        scoring=InlineScoring(scorers),
         store=store,
         run_id=run_id,
         workers=workers,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,13 +14,14 @@ from failproof.config import Settings
 from failproof.core import Run, Suite, utc_now
 from failproof.report import Report, build_report
 from failproof.runner._calls import Caller
-from failproof.runner._engine import Engine, EngineStats, RunAborted
+from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, plan_work
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
+from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
@@ -59,6 +60,7 @@ class _Job:
     scorers: list[Scorer]
     responses_path: Path | None
     progress: RunProgress
+    sinks: Sequence[ResultSink] = ()
 
 
 def start_run(
@@ -69,8 +71,13 @@ def start_run(
     run_id: str | None = None,
     responses_path: Path | None = None,
     progress: ProgressMode = "quiet",
+    sinks: Sequence[ResultSink] = (),
 ) -> RunOutcome:
-    """Create a run of ``request``, execute it and return its report (built from the store)."""
+    """Create a run of ``request``, execute it and return its report (built from the store).
+
+    ``responses_path`` receives the responses as JSONL while they arrive; each of ``sinks`` is
+    called with every result right after it is stored.
+    """
     suites = request.load()
     scorers = build_scorers(settings)
     run = Run(
@@ -84,7 +91,7 @@ def start_run(
             "patterns": list(settings.probe.patterns),
         },
     )
-    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress))
+    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
     return _execute(job, settings, store, resumed=False)
 
 
@@ -95,13 +102,15 @@ def resume_run(
     store: Store,
     responses_path: Path | None = None,
     progress: ProgressMode = "quiet",
+    sinks: Sequence[ResultSink] = (),
 ) -> RunOutcome:
-    """Finish a stopped run: only cases without a stored answer are sent again."""
+    """Finish a stopped run: only cases without a stored answer (or whose call failed) are sent
+    again."""
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
     suites = request.load()
     scorers = build_scorers(settings)
-    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress))
+    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
     return _execute(job, settings, store, resumed=True)
 
 
@@ -114,28 +123,63 @@ def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> R
         store.create_run(run)
     skip = store.answered_keys(run.id) if resumed else set()
     total = sum(len(s.cases) for s in job.suites) * job.request.repeat
-    writer = _writer(job, store, resumed)
-    engine = _engine(job, target, settings, store, writer)
     job.progress.start(total, len(skip))
-    try:
-        with _sigterm_cancels():
-            work = plan_work(job.suites, job.request.repeat, skip)
-            stats = asyncio.run(_drive(engine, target, work))
-    except (KeyboardInterrupt, asyncio.CancelledError):
-        store.finish_run(run.id, "interrupted")
-        raise RunInterrupted(run.id, store.count_results(run.id), total) from None
-    except RunAborted:
-        store.finish_run(run.id, "failed")
-        raise
-    finally:
-        job.progress.close()
-        if writer is not None:
-            writer.close()
-    finished = utc_now()
-    store.finish_run(run.id, "finished", finished)
+    stats = _go(job, target, settings, store, skip, resumed)
+    store.finish_run(run.id, "finished", utc_now())
     run = store.get_run(run.id)
     report = build_report(run, store.results(run.id), settings)
     return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
+
+
+def _go(
+    job: _Job,
+    target: Target,
+    settings: Settings,
+    store: Store,
+    skip: set[tuple[str, str, int]],
+    resumed: bool,
+) -> EngineStats:
+    """Run the engine over the missing work; a stop or failure is recorded on the run."""
+    run_id = job.run.id
+    writer = _writer(job, store, resumed)
+    scoring = _scoring(job, settings, target)
+    try:
+        engine = _engine(job, target, settings, store, writer, scoring)
+        work = plan_work(job.suites, job.request.repeat, skip)
+        with _sigterm_cancels(), _event_loop(settings) as loop:
+            return loop.run(_drive(engine, target, work))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        store.finish_run(run_id, "interrupted")
+        total = sum(len(s.cases) for s in job.suites) * job.request.repeat
+        raise RunInterrupted(run_id, store.count_results(run_id), total) from None
+    except BaseException:
+        store.finish_run(run_id, "failed")
+        raise
+    finally:
+        scoring.close()
+        job.progress.close()
+        if writer is not None:
+            writer.close()
+
+
+def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
+    concurrency = min(settings.run.concurrency, target.max_concurrency or settings.run.concurrency)
+    workers = auto_score_workers(concurrency, settings.run.score_workers)
+    if workers <= 0 or not job.scorers:
+        return InlineScoring(job.scorers)
+    return PoolScoring(settings, job.scorers, workers)
+
+
+def _event_loop(settings: Settings) -> asyncio.Runner:
+    """An asyncio runner on uvloop when it is installed (and not turned off), else asyncio's."""
+    if settings.run.uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            return asyncio.Runner(loop_factory=uvloop.new_event_loop)
+    return asyncio.Runner()
 
 
 async def _drive(engine: Engine, target: Target, work: Iterator[WorkItem]) -> EngineStats:
@@ -160,7 +204,12 @@ def _writer(job: _Job, store: Store, resumed: bool) -> ResponsesWriter | None:
 
 
 def _engine(
-    job: _Job, target: Target, settings: Settings, store: Store, writer: ResponsesWriter | None
+    job: _Job,
+    target: Target,
+    settings: Settings,
+    store: Store,
+    writer: ResponsesWriter | None,
+    scoring: Scoring,
 ) -> Engine:
     run = settings.run
     workers = min(run.concurrency, target.max_concurrency or run.concurrency)
@@ -178,10 +227,10 @@ def _engine(
         tpm=RateLimiter(run.tpm) if run.tpm else None,
     )
     cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
-    sinks = [s for s in (writer, job.progress) if s is not None]
+    sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
     return Engine(
         caller=caller,
-        scorers=job.scorers,
+        scoring=scoring,
         store=store,
         run_id=job.run.id,
         workers=workers,

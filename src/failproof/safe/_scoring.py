@@ -47,10 +47,10 @@ def _phrases(records: Sequence[tuple[str, SafeRecord]]) -> Iterator[str]:
 
 
 def _check(phrases: Sequence[str], ids: Mapping[str, int], hits: AbstractSet[int]) -> PhraseCheck:
-    found = tuple(p for p in phrases if ids[p] in hits)
+    found = [p for p in phrases if ids[p] in hits]
     if len(found) == len(phrases):
-        return PhraseCheck(found, ())
-    return PhraseCheck(found, tuple(p for p in phrases if ids[p] not in hits))
+        return PhraseCheck(tuple(found), ())
+    return PhraseCheck(tuple(found), tuple([p for p in phrases if ids[p] not in hits]))
 
 
 def _exact(index: PhraseIndex, record: SafeRecord) -> _Exact:
@@ -73,16 +73,19 @@ def _exact(index: PhraseIndex, record: SafeRecord) -> _Exact:
     )
 
 
-def _notes(record: SafeRecord, exact: _Exact) -> tuple[str, ...]:
+def _notes(exact: _Exact, n_ah: int) -> tuple[str, ...]:
     """The edge cases of sections 1.1 to 1.3 that decided a score, in words."""
-    expect = record.expectations
+    n_cr = len(exact.cr.found) + len(exact.cr.missing)
+    n_ac = len(exact.ac.found) + len(exact.ac.missing)
+    if n_cr and n_ac and n_ah and not (exact.cr_empty or exact.ac_empty or exact.ah_empty):
+        return ()
     rules = (
-        (not expect.must_find_signals, "CR: no must_find_signals, vacuously 1.0"),
-        (bool(expect.must_find_signals) and exact.cr_empty, "CR: empty output, 0.0"),
-        (not expect.forbidden_terms, "AH: no forbidden_terms, 1.0"),
-        (bool(expect.forbidden_terms) and exact.ah_empty, "AH: no follow-up questions, 1.0"),
-        (not expect.must_contain_phrases, "AC: no must_contain_phrases, vacuously 1.0"),
-        (bool(expect.must_contain_phrases) and exact.ac_empty, "AC: empty summary, 0.0"),
+        (not n_cr, "CR: no must_find_signals, vacuously 1.0"),
+        (n_cr > 0 and exact.cr_empty, "CR: empty output, 0.0"),
+        (not n_ah, "AH: no forbidden_terms, 1.0"),
+        (n_ah > 0 and exact.ah_empty, "AH: no follow-up questions, 1.0"),
+        (not n_ac, "AC: no must_contain_phrases, vacuously 1.0"),
+        (n_ac > 0 and exact.ac_empty, "AC: empty summary, 0.0"),
     )
     return tuple(text for applies, text in rules if applies)
 
@@ -126,20 +129,15 @@ def _finish(
 ) -> SafeResult:
     thresholds, weights = policy(record)
     expect = record.expectations
+    n_ah = len(expect.forbidden_terms)
     cr_check = _with_semantic(expect.must_find_signals, exact.cr, semantic.cr)
     ac_check = _with_semantic(expect.must_contain_phrases, exact.ac, semantic.ac)
-    cr = coverage_score(
-        len(cr_check.found), len(expect.must_find_signals), target_empty=exact.cr_empty
-    )
-    ac = coverage_score(
-        len(ac_check.found), len(expect.must_contain_phrases), target_empty=exact.ac_empty
-    )
-    ah = ah_score(
-        len(violations),
-        len(expect.forbidden_terms),
-        target_empty=exact.ah_empty,
-        strict=policy.config.strict_ah,
-    )
+    n_cr = len(cr_check.found) + len(cr_check.missing)
+    n_ac = len(ac_check.found) + len(ac_check.missing)
+    cr = coverage_score(len(cr_check.found), n_cr, target_empty=exact.cr_empty)
+    ac = coverage_score(len(ac_check.found), n_ac, target_empty=exact.ac_empty)
+    strict = policy.config.strict_ah
+    ah = ah_score(len(violations), n_ah, target_empty=exact.ah_empty, strict=strict)
     return SafeResult(
         test_id=record.test_id,
         archetype=record.archetype,
@@ -155,7 +153,7 @@ def _finish(
             metric_label(ah, thresholds.AH),
             metric_label(ac, thresholds.AC),
         ),
-        notes=_notes(record, exact),
+        notes=_notes(exact, n_ah),
         cr_semantic=semantic.cr,
         ac_semantic=semantic.ac,
     )

@@ -35,6 +35,8 @@ class Delta:
         change = self.change
         if change is None:
             return "–"
+        if change == 0:
+            return "no change"
         if self.kind == "pct":
             return f"{change * 100:+.1f} pp"
         if self.kind == "count":

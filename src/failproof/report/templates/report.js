@@ -8,8 +8,9 @@
   var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unscored'];
   var SEVERITIES = ['critical', 'high', 'medium', 'low'];
   var VERDICTS = ['fail', 'review', 'pass'];
-  var PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2',
-    '#97bbf5', '#9c6b4e', '#9498a0', '#1f6f78', '#d95f02'];
+  /* categorical colours, without the red and green that mean fail and pass */
+  var PALETTE = ['#4269d0', '#efb118', '#6cc5b0', '#a463f2', '#ff8ab7', '#9c6b4e', '#97bbf5',
+    '#1f6f78', '#d95f02', '#9498a0', '#b3a100', '#5a3fc0'];
   var SVG = 'http://www.w3.org/2000/svg';
 
   var S = data.strings;

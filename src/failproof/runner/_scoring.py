@@ -1,0 +1,120 @@
+"""Scoring each response, in the event loop's process or in worker processes.
+
+Scorers are pure Python and cost CPU on every response. At high concurrency that CPU competes
+with the HTTP client in one thread, so `PoolScoring` moves it to worker processes: responses
+that arrive in the same loop iteration go out as one batch, results come back as `CaseResult`.
+The workers are forked before the event loop starts (no threads yet), with the scorers built
+once per worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Protocol
+
+from failproof.config import Settings
+from failproof.core import Case, CaseResult, Response
+from failproof.scoring import Scorer, build_scorers, score_case
+
+__all__ = ["InlineScoring", "PoolScoring", "Scoring", "auto_score_workers"]
+
+_Job = tuple[Case, Response, int]
+_worker_scorers: list[Scorer] = []
+
+
+class Scoring(Protocol):
+    """Turns a response into a scored `CaseResult`."""
+
+    async def score(self, case: Case, response: Response, sample: int) -> CaseResult: ...
+
+    def close(self) -> None: ...
+
+
+class InlineScoring:
+    """Scores in the calling thread."""
+
+    def __init__(self, scorers: Sequence[Scorer]) -> None:
+        self.scorers = list(scorers)
+
+    async def score(self, case: Case, response: Response, sample: int) -> CaseResult:
+        return score_case(case, response, self.scorers, sample=sample)
+
+    def close(self) -> None:
+        return
+
+
+def _init_worker(settings: Settings, names: list[str]) -> None:
+    global _worker_scorers
+    _worker_scorers = build_scorers(settings, names)
+
+
+def _score_batch(jobs: list[_Job]) -> list[CaseResult]:
+    return [score_case(case, response, _worker_scorers, sample=s) for case, response, s in jobs]
+
+
+def _ready() -> None:
+    return
+
+
+def auto_score_workers(concurrency: int, setting: int | None) -> int:
+    """Worker processes for scoring: the setting, else one per spare core from concurrency 16."""
+    if setting is not None:
+        return setting
+    cores = os.cpu_count() or 1
+    return min(cores - 1, 4) if concurrency >= 16 and cores >= 2 else 0
+
+
+class PoolScoring:
+    """Scores in ``workers`` processes, batching the responses of one loop iteration."""
+
+    def __init__(self, settings: Settings, scorers: Sequence[Scorer], workers: int) -> None:
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_init_worker,
+            initargs=(settings, [s.name for s in scorers]),
+        )
+        self._pool.submit(_ready).result()  # start the workers now, before any thread exists
+        self._pending: list[tuple[_Job, asyncio.Future[CaseResult]]] = []
+        self._flush_scheduled = False
+        self.batch_size = 64
+
+    async def score(self, case: Case, response: Response, sample: int) -> CaseResult:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[CaseResult] = loop.create_future()
+        self._pending.append(((case, response, sample), future))
+        if len(self._pending) >= self.batch_size:
+            self._flush()
+        elif not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        done = self._pool.submit(_score_batch, [job for job, _ in batch])
+        futures = [future for _, future in batch]
+        loop = asyncio.get_running_loop()
+        done.add_done_callback(lambda d: loop.call_soon_threadsafe(_deliver, d, futures))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _deliver(done: Future[list[CaseResult]], futures: list[asyncio.Future[CaseResult]]) -> None:
+    error = done.exception()
+    for index, future in enumerate(futures):
+        if future.done():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(done.result()[index])
