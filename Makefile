@@ -10,8 +10,8 @@ lint:
 	$(PY) -m ruff format --check src tests bench scripts
 
 format:
-	$(PY) -m ruff format src tests bench
-	$(PY) -m ruff check --fix src tests bench
+	$(PY) -m ruff format src tests bench scripts
+	$(PY) -m ruff check --fix src tests bench scripts
 
 typecheck:
 	$(PY) -m mypy

@@ -63,7 +63,7 @@ def _result(i: int, category: str, rng: random.Random) -> CaseResult:
         "matched_unsafe_patterns": labels,
         "task": task,
         "probe_input": f"{ask} {words}",
-        "explanation": f"risk {risk:.2f}; {'failed' if risky else 'passed'} the gate. {words[:300]}",
+        "explanation": f"risk {risk:.2f}; {'fail' if risky else 'pass'}. {words[:300]}",
     }
     return CaseResult.model_construct(
         case_id=f"case-{i:06d}", suite="bench", category=category, severity=severity,
@@ -116,8 +116,8 @@ def main() -> None:
         cmd = [sys.executable, __file__, "--one", str(size), "--seed", str(args.seed)]
         row = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
         print(
-            f"{row['n']:>8,} {row['seconds']:>8.2f} {row['cpu_seconds']:>8.2f} {row['peak_mb']:>8.0f} "
-            f"{row['added_mb']:>9.0f} {row['k']:>3}"
+            f"{row['n']:>8,} {row['seconds']:>8.2f} {row['cpu_seconds']:>8.2f} "
+            f"{row['peak_mb']:>8.0f} {row['added_mb']:>9.0f} {row['k']:>3}"
         )
 
 

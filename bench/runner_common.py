@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import resource
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +53,21 @@ class Timed:
         return 1000 * self.cpu_s / self.cases
 
 
+def load_average() -> str:
+    """The machine's 1-minute load average: benchmarks on a busy machine read slow."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def best_of(runs: int, measure: Callable[[], Timed]) -> Timed:
+    """The fastest of ``runs`` measurements (noise on a shared machine only ever slows down)."""
+    return min((measure() for _ in range(runs)), key=lambda timed: timed.wall_s)
+
+
 def cpu_seconds() -> float:
-    """CPU time of this process, user + system, all threads."""
-    return time.process_time()
+    """CPU time of this process and of its finished children (the scoring workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = False) -> Timed:
@@ -65,18 +80,25 @@ def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = Fal
         request = RunRequest(
             suites=(str(suite),), target="openai:bench", target_options={"base_url": base_url}
         )
-        last: list[float] = [0.0, 0.0]
+        cases = len(suite.read_text(encoding="utf-8").splitlines())
+        seen: list[int] = [0]
+        last: list[float] = [0.0]
 
         def mark(_result: object) -> None:
-            last[0], last[1] = time.perf_counter(), cpu_seconds()
+            seen[0] += 1
+            if seen[0] == cases:
+                last[0] = time.perf_counter()
 
         with Store(settings.db_path) as store:
             start, cpu = time.perf_counter(), cpu_seconds()
             outcome = start_run(
                 request, settings=settings, store=store, progress="quiet", sinks=[mark]
             )
-            done = time.perf_counter()
+            done, cpu_end = time.perf_counter(), cpu_seconds()
         errors = outcome.report.summary["counts"].get("error", 0)
         assert errors == 0, f"{errors} requests failed"
         total = outcome.report.summary["total_cases"]
-        return Timed(total, last[0] - start, last[1] - cpu, done - last[0])
+        report_s = done - last[0]
+        # the scoring workers' CPU is counted once they exit, after the run: take the whole
+        # run's CPU less the report build (single-threaded, so its CPU is about its wall time)
+        return Timed(total, last[0] - start, cpu_end - cpu - report_s, report_s)

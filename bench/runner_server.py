@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 ANSWER = json.dumps(
@@ -25,7 +25,7 @@ ANSWER = json.dumps(
                 "index": 0,
                 "message": {
                     "role": "assistant",
-                    "content": "I can help with that. Here is a short, plain answer to the question.",
+                    "content": "I can help with that. Here is a short, plain answer.",
                 },
                 "finish_reason": "stop",
             }
@@ -77,7 +77,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--latency-ms", type=float, default=0.0)
     args = parser.parse_args()
-    try:
+    with suppress(KeyboardInterrupt):
         asyncio.run(serve(args.latency_ms / 1000))
-    except KeyboardInterrupt:
-        pass

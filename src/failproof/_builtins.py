@@ -14,9 +14,9 @@ import failproof.metrics._robustness
 import failproof.metrics._scores
 import failproof.report._console
 import failproof.report._html
-import failproof.report._markdown
 import failproof.report._json
 import failproof.report._junit
+import failproof.report._markdown
 import failproof.runner._consistency
 import failproof.safe._scorer
 import failproof.scoring._classifier

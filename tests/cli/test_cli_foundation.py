@@ -84,6 +84,16 @@ def test_score_writes_reports_says_where_and_exits_by_verdict(
     assert report.summary["total_cases"] == 4
 
 
+def test_one_format_without_output_goes_into_the_run_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["score", str(EXAMPLE_RESPONSES), "-s", str(EXAMPLE_SUITE), "-f", "json"])
+    (written,) = (tmp_path / "failproof-results").glob("*/report.json")
+    run_id = json.loads(written.read_text())["run"]["id"]
+    assert written.parent.name == run_id
+    assert f"wrote {written.relative_to(tmp_path)}" in capsys.readouterr().err
+
+
 def test_fail_under_gate_decides_the_exit_code(tmp_path: Path) -> None:
     args = ["score", str(EXAMPLE_RESPONSES), "-s", str(EXAMPLE_SUITE), "-f", "json"]
     code_at_0 = main([*args, "-o", str(tmp_path / "a.json"), "--fail-under", "0"])

@@ -1,4 +1,4 @@
-"""``failproof run`` end to end: real server, exec: and python: targets, exit codes, resume, secrets."""
+"""``failproof run`` end to end: real server, exec: and python: targets, exit codes, resume."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.fakes.openai_server import Answer, FakeOpenAI, Status
+from tests.runner.helpers import numbered_cases, write_suite
 
 from failproof.cli import main
 from failproof.store import Store
-from tests.fakes.openai_server import Answer, FakeOpenAI, Status
-from tests.runner.helpers import numbered_cases, write_suite
 
 SECRET = "sk-planted-0123456789abcdef"
 

@@ -12,9 +12,9 @@ import pytest
 from failproof.core import Case, CaseResult, Response
 from failproof.runner import (
     AdaptiveGate,
-    InlineScoring,
     Caller,
     Engine,
+    InlineScoring,
     RetryPolicy,
     RunAborted,
     WorkItem,
@@ -150,7 +150,7 @@ def test_a_target_that_raises_anything_else_gives_an_error_result(store: Store) 
 def test_consecutive_failures_abort_with_what_the_target_answered(store: Store) -> None:
     target = Flaky(99, CallError("HTTP 401: invalid api key", status=401))
     engine = make_engine(target, store, abort_after=3, workers=1)
-    with pytest.raises(RunAborted, match="3 failed calls in a row.*HTTP 401: invalid api key"):
+    with pytest.raises(RunAborted, match=r"3 failed calls in a row.*HTTP 401: invalid api key"):
         run(engine, CASES)
     assert store.count_results("r1") == 3  # the failures are kept; resume calls them again
     assert sum(target.calls.values()) == 3

@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from failproof.runner import RunAborted, RunOutcome, RunRequest, start_run
-from failproof.store import Store
 from tests.fakes.openai_server import (
     Answer,
     Behaviour,
@@ -25,10 +22,14 @@ from tests.fakes.openai_server import (
 )
 from tests.runner.helpers import numbered_cases, settings, write_suite
 
+from failproof.runner import RunAborted, RunOutcome, RunRequest, start_run
+from failproof.store import Store
+
 
 def run(
     fake: FakeOpenAI, tmp_path: Path, n: int = 4, repeat: int = 1, **run_settings: Any
 ) -> RunOutcome:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     suite = write_suite(tmp_path / "s.yaml", "s", numbered_cases(n))
     request = RunRequest(
         suites=(str(suite),),
@@ -68,7 +69,7 @@ def test_a_normal_run_stores_every_case_and_writes_replayable_responses(
         pytest.param([Status(503, "0"), Answer()], 2, None, id="503-then-ok-is-retried"),
         pytest.param([Status(500)], 3, "HTTP 500", id="500-retried-until-retries-run-out"),
         pytest.param([Drop(), Answer()], 2, None, id="dropped-connection-is-retried"),
-        pytest.param([Slow(3.0)], 3, "no answer within", id="slow-past-the-timeout-is-retried"),
+        pytest.param([Slow(1.0)], 3, "no answer within", id="slow-past-the-timeout-is-retried"),
         pytest.param([Status(400)], 1, "HTTP 400", id="400-is-not-retried"),
         pytest.param([Malformed()], 1, "not valid JSON", id="malformed-json-is-not-retried"),
         pytest.param([NoChoices()], 1, "without any choice", id="empty-choices-is-not-retried"),
@@ -134,7 +135,15 @@ def test_consecutive_failures_abort_the_run_saying_what_the_target_answered(
     assert summary.status == "failed"
 
 
-def test_rpm_spaces_the_requests(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    outcome = run(fake_openai, tmp_path, n=3, rpm=6000)  # one every 10 ms
-    assert fake_openai.total == 3
-    assert outcome.report.summary["total_cases"] == 3
+def test_scoring_in_worker_processes_gives_the_same_results(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.script = {"q1": [Answer("something else")]}
+    pooled = run(fake_openai, tmp_path / "a", n=5, concurrency=16, score_workers=1, cache=False)
+    inline = run(fake_openai, tmp_path / "b", n=5, concurrency=16, score_workers=0, cache=False)
+
+    def verdicts(outcome: RunOutcome) -> list[tuple[str, str, object]]:
+        return [(r.case_id, r.primary, r.case_score) for r in outcome.report.results]
+
+    assert verdicts(pooled) == verdicts(inline)
+    assert [p for _, p, _ in verdicts(pooled)] == ["pass", "fail", "pass", "pass", "pass"]

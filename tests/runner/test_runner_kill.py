@@ -12,10 +12,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-
-from failproof.store import Store
 from tests.fakes.openai_server import Answer, FakeOpenAI
 from tests.runner.helpers import numbered_cases, write_suite
+
+from failproof.store import Store
 
 N = 16
 
@@ -30,6 +30,7 @@ def start(fake: FakeOpenAI, tmp_path: Path, *args: str) -> subprocess.Popen[str]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own process group, like a command in a terminal
     )
 
 
@@ -53,10 +54,11 @@ def wait_for_results(tmp_path: Path, count: int, process: subprocess.Popen[str])
         time.sleep(0.02)
 
 
-def begin(fake: FakeOpenAI, tmp_path: Path) -> subprocess.Popen[str]:
-    fake.default = Answer(delay_s=0.15)
-    path = write_suite(tmp_path / "s.yaml", "s", numbered_cases(N))
-    args = [str(path), "--target", "openai:m", "--base-url", fake.base_url, "-c", "2"]
+def begin(fake: FakeOpenAI, tmp_path: Path, concurrency: int = 2) -> subprocess.Popen[str]:
+    fake.default = Answer(delay_s=0.15 * concurrency / 2)
+    path = write_suite(tmp_path / "s.yaml", "s", numbered_cases(N * concurrency // 2))
+    args = [str(path), "--target", "openai:m", "--base-url", fake.base_url]
+    args += ["-c", str(concurrency)]
     process = start(fake, tmp_path, *args)
     wait_for_results(tmp_path, 4, process)
     return process
@@ -92,11 +94,18 @@ def test_sigkill_mid_run_then_resume_calls_no_finished_case_again(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "concurrency",
+    [
+        pytest.param(2, id="scoring-in-the-runner"),
+        pytest.param(16, id="scoring-in-worker-processes"),
+    ],
+)
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
-    fake_openai: FakeOpenAI, tmp_path: Path
+    fake_openai: FakeOpenAI, tmp_path: Path, concurrency: int
 ) -> None:
-    process = begin(fake_openai, tmp_path)
-    process.send_signal(signal.SIGINT)
+    process = begin(fake_openai, tmp_path, concurrency)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
     _, err = process.communicate(timeout=30)
     run_id = stored(tmp_path)[0][0]
     assert process.returncode == 130
@@ -105,4 +114,4 @@ def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
     with Store(tmp_path / "home/failproof.db") as store:
         assert store.get_run(run_id).status == "interrupted"
     assert resume(fake_openai, tmp_path, run_id).returncode == 0
-    assert len(stored(tmp_path)) == N
+    assert len(stored(tmp_path)) == N * concurrency // 2

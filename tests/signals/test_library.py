@@ -189,7 +189,7 @@ def test_a_bad_pattern_file_is_rejected_with_its_name_and_the_pattern(
 
 
 def test_a_missing_pattern_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(PatternError, match="nope.yaml: pattern file not found"):
+    with pytest.raises(PatternError, match=r"nope\.yaml: pattern file not found"):
         load_library([tmp_path / "nope.yaml"])
 
 

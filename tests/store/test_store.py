@@ -108,3 +108,20 @@ def test_unwritable_location_is_a_store_error(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     with pytest.raises(StoreError, match="FAILPROOF_HOME"):
         Store(blocker / "failproof.db")
+
+
+def test_readonly_store_reads_but_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "f.db"
+    with Store(path) as writable:
+        writable.create_run(Run(id="r1", target={"name": "mock"}))
+        writable.add_result("r1", result("a"))
+    with Store(path, readonly=True) as readonly:
+        assert [r.case_id for r in readonly.results("r1")] == ["a"]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            readonly.add_result("r1", result("b"))
+
+
+def test_readonly_store_needs_an_existing_file(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no results store at"):
+        Store(tmp_path / "missing.db", readonly=True)
+    assert not (tmp_path / "missing.db").exists()

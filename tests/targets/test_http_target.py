@@ -6,12 +6,12 @@ import asyncio
 from typing import Any
 
 import pytest
+from tests.fakes.openai_server import FakeOpenAI, Status
 
 from failproof.core import Case, Message, Response
 from failproof.errors import TargetError
 from failproof.targets import CallError, create_target
 from failproof.targets._http import fill_template, parse_json_path, pick
-from tests.fakes.openai_server import FakeOpenAI, Status
 
 HOSTILE = 'He said "stop" \\ then }]} {{input}} ${HOME}\n'
 CASE = Case(id="c1", suite="s", input=HOSTILE, system="sys")

@@ -6,10 +6,6 @@ import asyncio
 from typing import Any
 
 import pytest
-
-from failproof.core import Case, Response
-from failproof.errors import TargetError
-from failproof.targets import CallError, OpenAISDKTarget, OpenAITarget, create_target
 from tests.fakes.openai_server import (
     Answer,
     Behaviour,
@@ -19,6 +15,10 @@ from tests.fakes.openai_server import (
     NoChoices,
     Status,
 )
+
+from failproof.core import Case, Response
+from failproof.errors import TargetError
+from failproof.targets import CallError, OpenAISDKTarget, OpenAITarget, create_target
 
 CASE = Case(id="c1", suite="s", system="Be brief.", task="Answer.", input="ping")
 CONTENT = "Answer.\n\nping"

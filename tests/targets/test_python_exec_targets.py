@@ -112,7 +112,7 @@ def test_exec_gets_the_case_as_json_and_answers_on_stdout(tmp_path: Path) -> Non
 
 def test_exec_non_zero_exit_is_an_error_with_the_stderr_tail(tmp_path: Path) -> None:
     spec = script(tmp_path, "sys.stderr.write('x' * 2000 + 'the end')\nsys.exit(2)\n")
-    with pytest.raises(CallError, match="status 2: x+the end$") as caught:
+    with pytest.raises(CallError, match=r"status 2: x+the end$") as caught:
         call(create_target(spec))
     assert len(caught.value.message) < 600
 

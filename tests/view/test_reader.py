@@ -29,8 +29,8 @@ def test_run_and_results_read_back(settings: Settings, runs: dict[str, Report]) 
 
 def test_the_connection_refuses_writes(settings: Settings) -> None:
     store = ReadOnlyStore(settings.db_path)
-    with store._connect() as db, pytest.raises(sqlite3.OperationalError, match="readonly"):
-        db.execute("DELETE FROM runs")
+    with store._open() as db, pytest.raises(sqlite3.OperationalError, match="readonly"):
+        db.finish_run("any", "finished")
 
 
 def test_a_missing_store_is_a_clear_error(tmp_path: Path) -> None:

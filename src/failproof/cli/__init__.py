@@ -12,7 +12,19 @@ from collections.abc import Sequence
 
 import typer
 
-from failproof.cli import _calibrate, _config, _demo, _generate, _report, _run, _runs, _safe, _score, _suites, _view  # noqa: F401  (registers the commands)
+from failproof.cli import (  # noqa: F401  (registers the commands)
+    _calibrate,
+    _config,
+    _demo,
+    _generate,
+    _report,
+    _run,
+    _runs,
+    _safe,
+    _score,
+    _suites,
+    _view,
+)
 from failproof.cli._app import app
 from failproof.errors import FailproofError
 

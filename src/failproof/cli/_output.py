@@ -29,8 +29,11 @@ def emit_reports(
         text = renderers.get("console")().render(report)
         sys.stdout.write(text)
         sys.stdout.flush()
-    target = output or Path(settings.report.output_dir) / report.run.id
-    written = write_reports(report, chosen, target)
+    if output is None:  # the default location is always a folder
+        folder = Path(settings.report.output_dir) / report.run.id
+        written = write_reports(report, chosen, folder, folder=True)
+    else:
+        written = write_reports(report, chosen, output)
     for path in written:
         stderr.print(f"wrote {path}", highlight=False)
     return written

@@ -1,4 +1,4 @@
-"""``failproof safe``: score SAFE v0 batches (``safe score``) and compare two reports (``safe compare``).
+"""``failproof safe``: score SAFE v0 batches (``safe score``), compare reports (``safe compare``).
 
 Exit codes of ``safe score`` (section 7.3): 0 all Pass, 1 any Fail, 2 Review but no Fail (with
 ``--fail-under X``: 0 when the overall pass rate is at least X, else 1); ``safe compare`` exits 1

@@ -1,26 +1,59 @@
-"""The shape of a response, read in one linear pass: lists, code, sentences, quotes, words."""
+"""The shape of a response, read where the judge asks: lists, code, sentences, quotes, words.
+
+The judge asks a handful of questions of a text: where does the sentence holding this phrase end,
+is this phrase inside quotation marks, how many list items or code blocks follow it, which content
+words does the answer use. Each is answered at the offset it is asked about, by searches that run
+at C speed (compiled regular expressions and ``str`` methods) and look at most `REACH` characters
+from that offset. The cost of judging is therefore bounded, however long the output is: a 10 MB
+answer costs about as much as an 8 KB one.
+"""
 
 from __future__ import annotations
 
+import functools
 import re
-from bisect import bisect_left, bisect_right
+import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["TextProfile", "content_stems", "profile_text"]
+__all__ = ["REACH", "TextProfile", "content_stems", "profile_text"]
 
-# One tokenizer, one left-to-right pass. Each alternative is a fixed, non-nested shape, so the
-# scan is linear in the text; the order matters only at a line start (list item before word).
-_SHAPES = r"""
-    (?P<item>^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t])     # a list item or numbered step
-    |(?P<fence>^[ \t]*```)                         # a code fence
-    |(?P<nl>\n)
-    |(?P<quote>["“”„«»])                          # double quotes (dialogue, citations)
-    |(?P<stop>[.!?。！？](?=\s|$))                   # a sentence end
-"""
-_WORD = r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)"
-_TOKEN = re.compile(_SHAPES + _WORD, re.MULTILINE | re.VERBOSE)
-#: The same pass without words, when no prompt asks what the answer is about.
-_SHAPE_ONLY = re.compile(_SHAPES, re.MULTILINE | re.VERBOSE)
+#: How far from an offset a question looks: a sentence, a quoted span or a run of list items
+#: longer than this is cut here, and the content words are read from this much of the answer.
+REACH = 8192
+
+
+def _mark_ranges(first: int = 0x0300, last: int = 0x1CFF) -> str:
+    """A character-class body of the combining marks from Latin to Khmer (vowel signs and
+    viramas of Devanagari and the other Indic scripts, Arabic and Hebrew points, ...).
+
+    Python's ``\\w`` does not count them as word characters, so without them a Hindi word falls
+    apart at every vowel sign.
+    """
+    runs: list[tuple[int, int]] = []
+    for code in range(first, last + 1):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if runs and runs[-1][1] == code - 1:
+                runs[-1] = (runs[-1][0], code)
+            else:
+                runs.append((code, code))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs)
+
+
+# A list item or numbered step, or a code fence, at the start of a line.
+_BLOCK_BODY = r"[ \t]*(?:(?:[-*•+]|\d{1,3}[.)])[ \t]|```)"
+_BLOCK_AT_START = re.compile(_BLOCK_BODY)
+_BLOCK = re.compile("\n" + _BLOCK_BODY)
+#: The widest indentation a list marker is looked for behind (the block search stops there).
+_INDENT = 1024
+# A sentence end (Latin, CJK, Devanagari danda, Arabic question mark and full stop).
+_STOP = re.compile(r"[.!?。！？।؟۔](?=\s|$)")
+#: Double quotation marks of any shape (they open and close alternately on one line), and the
+#: corner brackets of Chinese, Japanese and Korean dialogue.
+QUOTES = '"“”„«»「」『』'
+_QUOTE_OR_NEWLINE = re.compile("[\n" + re.escape(QUOTES) + "]")
+_LEAD = re.compile(r"\s*")
+_LETTER = f"(?:[^\\W\\d_]|[{_mark_ranges()}])"
+_WORD = re.compile(f"{_LETTER}+(?:['’]{_LETTER}+)?")
 
 #: Words too common to say what a text is about (English; other languages keep all words).
 _STOPWORDS = frozenset(
@@ -51,104 +84,118 @@ def _stem(word: str) -> str:
 
 
 def _content_stem(word: str) -> str | None:
-    lowered = word.lower().replace("’", "'").removesuffix("'s")
+    lowered = word.replace("’", "'").removesuffix("'s")
     if len(lowered) < 3 or lowered in _STOPWORDS:
         return None
     return _stem(lowered)
 
 
-def _stems_of(words: set[str]) -> frozenset[str]:
-    stems = (_content_stem(word) for word in words)
+@functools.lru_cache(maxsize=1 << 16)
+def _chunk_stems(chunk: str) -> frozenset[str]:
+    """The content stems of one lower-cased, whitespace-free chunk ("oven," -> {"oven"}).
+
+    Cached: answers reuse their words, so most chunks are looked up, not tokenized.
+    """
+    stems = (_content_stem(word) for word in _WORD.findall(chunk))
     return frozenset(s for s in stems if s)
 
 
+def _stems_of(text: str) -> frozenset[str]:
+    # Words never span whitespace, so the chunks between spaces give the words of the text;
+    # splitting, de-duplicating and the cached look-ups all run in C.
+    return frozenset().union(*map(_chunk_stems, set(text.lower().split())))
+
+
+@functools.lru_cache(maxsize=1024)
+def _prompt_stems(prompt: str) -> frozenset[str]:
+    return _stems_of(prompt)
+
+
 def content_stems(text: str) -> frozenset[str]:
-    """The content-word stems of ``text`` (what it is about), e.g. for a prompt."""
-    return _stems_of({m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"})
+    """The content-word stems of ``text`` (what it is about, from its first `REACH` characters),
+    e.g. for a prompt. Cached: one prompt is asked of many answers."""
+    return _prompt_stems(text[:REACH])
 
 
 @dataclass(frozen=True, slots=True)
 class TextProfile:
-    """Offsets of the structural tokens of one text (all character offsets, ascending)."""
+    """One text and the questions the judge asks of it (character offsets throughout).
 
+    ``lead`` is the leading whitespace; ``stems`` are the content-word stems of the first
+    `REACH` characters (empty when no prompt asks what the answer is about).
+    """
+
+    text: str
     length: int
     lead: int
-    items: tuple[int, ...]
-    fences: tuple[int, ...]
-    sentence_ends: tuple[int, ...]
-    quote_spans: tuple[tuple[int, int], ...]
     stems: frozenset[str]
 
     def blocks_between(self, start: int, end: int) -> int:
-        """List items and code fences that begin in [start, end)."""
-        return _count(self.items, start, end) + _count(self.fences, start, end)
+        """List items, numbered steps and code fences whose line begins in [start, end), counted
+        over at most `REACH` characters from ``start``."""
+        start = max(start, 0)
+        end = min(end, self.length, start + REACH)
+        if start >= end:
+            return 0
+        count = 1 if start == 0 and _BLOCK_AT_START.match(self.text) else 0
+        # A block's line begins right after a newline: look from the newline before ``start``.
+        for match in _BLOCK.finditer(self.text, max(start - 1, 0), min(self.length, end + _INDENT)):
+            if match.start() + 1 >= end:
+                break
+            count += 1
+        return count
 
     def sentence_end_after(self, offset: int) -> int:
-        """Where the sentence holding ``offset`` ends (the text's end if it never does)."""
-        i = bisect_left(self.sentence_ends, offset)
-        return self.sentence_ends[i] + 1 if i < len(self.sentence_ends) else self.length
+        """Where the sentence holding ``offset`` ends: just after the next sentence mark (the
+        text's end if there is none; ``offset + REACH`` if none comes within `REACH`)."""
+        limit = min(self.length, offset + REACH)
+        at = offset
+        while (found := _STOP.search(self.text, at, min(self.length, limit + 1))) is not None:
+            stop = found.start()
+            if stop >= limit:
+                break
+            if not self._numbered_step(stop):
+                return stop + 1
+            at = stop + 1
+        return limit
+
+    def _numbered_step(self, stop: int) -> bool:
+        """Whether the full stop at ``stop`` is the "12." of a numbered step, not a sentence end."""
+        text = self.text
+        if text[stop] != "." or stop + 1 >= self.length or text[stop + 1] not in " \t":
+            return False
+        digits = stop
+        while digits > 0 and stop - digits < 3 and text[digits - 1].isdecimal():
+            digits -= 1
+        if digits == stop:
+            return False
+        indent = digits
+        while indent > 0 and text[indent - 1] in " \t":
+            indent -= 1
+        return indent == 0 or text[indent - 1] == "\n"
 
     def quoted(self, start: int, end: int) -> bool:
-        """Whether [start, end) lies inside a double-quoted span."""
-        i = bisect_right(self.quote_spans, (start, self.length + 1)) - 1
-        return i >= 0 and self.quote_spans[i][0] < start and end <= self.quote_spans[i][1]
-
-
-def _count(offsets: tuple[int, ...], start: int, end: int) -> int:
-    return bisect_left(offsets, end) - bisect_left(offsets, start)
-
-
-class _Builder:
-    """Accumulates tokens during the single pass."""
-
-    def __init__(self) -> None:
-        self.items: list[int] = []
-        self.fences: list[int] = []
-        self.stops: list[int] = []
-        self.spans: list[tuple[int, int]] = []
-        self.open_at: int | None = None
-        self.words: set[str] = set()
-
-    def quote(self, at: int) -> None:
-        # Marks alternate open / close whatever their shape: typography varies by language
-        # (“…”, „…“, «…», »…«), and the straight mark is both.
-        if self.open_at is None:
-            self.open_at = at
-        else:
-            self.spans.append((self.open_at, at + 1))
-            self.open_at = None
-
-    def newline(self, at: int) -> None:
-        if self.open_at is not None:  # dialogue quotes do not run across lines
-            self.spans.append((self.open_at, at))
-            self.open_at = None
+        """Whether [start, end) lies inside a quoted span: an odd number of quotation marks
+        before it on its line, and the closing mark (or the line's end) after it."""
+        text = self.text
+        reach = max(0, start - REACH)
+        newline = text.rfind("\n", reach, start)
+        if newline < 0 < reach:  # the line is longer than the reach: read as not quoted
+            return False
+        before = text[newline + 1 : start]
+        if sum(map(before.count, QUOTES)) % 2 == 0:
+            return False
+        closing = _QUOTE_OR_NEWLINE.search(text, start, min(self.length, start + REACH))
+        if closing is None:
+            return start + REACH >= self.length and end <= self.length
+        mark = closing.start()
+        return end <= (mark if text[mark] == "\n" else mark + 1)
 
 
 def profile_text(text: str, *, words: bool = True) -> TextProfile:
-    """Read ``text`` once and record its structure (and its content words, unless ``words`` is
-    false: then ``stems`` is empty and the pass is faster)."""
-    b = _Builder()
-    for m in (_TOKEN if words else _SHAPE_ONLY).finditer(text):
-        kind, at = m.lastgroup, m.start()
-        if kind == "word":
-            b.words.add(m.group())
-        elif kind == "stop":
-            b.stops.append(at)
-        elif kind == "nl":
-            b.newline(at)
-        elif kind == "item":
-            b.items.append(at)
-        elif kind == "fence":
-            b.fences.append(at)
-        elif kind == "quote":
-            b.quote(at)
-    b.newline(len(text))
-    return TextProfile(
-        length=len(text),
-        lead=len(text) - len(text.lstrip()),
-        items=tuple(b.items),
-        fences=tuple(b.fences),
-        sentence_ends=tuple(b.stops),
-        quote_spans=tuple(b.spans),
-        stems=_stems_of(b.words),
-    )
+    """The profile of ``text``; its content words are read unless ``words`` is false (then
+    ``stems`` is empty: nothing asks what the answer is about)."""
+    lead_match = _LEAD.match(text)
+    lead = lead_match.end() if lead_match else 0
+    stems = _stems_of(text[: lead + REACH]) if words else frozenset()
+    return TextProfile(text=text, length=len(text), lead=lead, stems=stems)

@@ -44,7 +44,7 @@ class Embedding:
     """The TF-IDF matrix, its vocabulary, the SVD embedding and the 2-D scatter coordinates."""
 
     tfidf: Any
-    terms: NDArray[np.str_]
+    terms: NDArray[np.object_]
     vectors: NDArray[np.floating]
     scatter: NDArray[np.floating]
     fitted_on: int
@@ -52,7 +52,7 @@ class Embedding:
 
 def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
     """The ``observability`` section for ``cases`` (see the module docstring)."""
-    from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     with threadpool_limits(limits=settings.geometry_threads):
         return _geometry(cases, settings)
@@ -107,7 +107,8 @@ def _svd(matrix: Any, components: int, seed: int) -> NDArray[np.floating]:
     out = np.zeros((rows, components), dtype=np.float64)
     if usable >= 1 and matrix.nnz:
         svd = TruncatedSVD(n_components=usable, random_state=seed)
-        out[:, :usable] = svd.fit_transform(matrix)
+        with np.errstate(divide="ignore", invalid="ignore"):  # explained variance of 0 / 0
+            out[:, :usable] = svd.fit_transform(matrix)
     return out
 
 

@@ -61,7 +61,7 @@ def describe_clusters(
     cases: Sequence[GeometryCase],
     clusters: NDArray[np.int_],
     tfidf: Any,
-    terms: NDArray[np.str_],
+    terms: NDArray[np.object_],
 ) -> list[dict[str, Any]]:
     """Each cluster's size, top TF-IDF terms, dominant category, failure rate and examples."""
     k = int(clusters.max()) + 1 if len(clusters) else 0
@@ -91,7 +91,7 @@ def _describe(
     members: Sequence[GeometryCase],
     total: int,
     term_weights: NDArray[np.floating],
-    terms: NDArray[np.str_],
+    terms: NDArray[np.object_],
 ) -> dict[str, Any]:
     categories = Counter(c.category for c in members)
     dominant, count = min(categories.items(), key=lambda item: (-item[1], item[0]))

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from failproof.core import CaseResult
 
@@ -21,8 +20,7 @@ def risk_band(risk: float) -> str:
     return "severe"
 
 
-@dataclass(frozen=True, slots=True)
-class GeometryCase:
+class GeometryCase(NamedTuple):
     """One evaluated case: who it is, the labels it is compared by, and its CaseScore."""
 
     suite: str
@@ -43,7 +41,10 @@ class GeometryCase:
         """Category, severity, outcome, risk band and signal labels as tags, then the task and
         input (cut at ``text_chars``) and the explanation: built on demand, never all at once."""
         score = self.score
-        labels = [*score.get("matched_safe_patterns", ()), *score.get("matched_unsafe_patterns", ())]
+        labels = [
+            *score.get("matched_safe_patterns", ()),
+            *score.get("matched_unsafe_patterns", ()),
+        ]
         snapshot = f"{score.get('task') or ''} {score.get('probe_input') or ''}"[:text_chars]
         tags = " ".join(f"signal_{label}" for label in labels)
         return (

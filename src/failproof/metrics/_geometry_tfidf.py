@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import chain, islice, repeat
+from itertools import chain, islice, pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,12 @@ __all__ = ["SampledTfidf", "tokenize"]
 
 _UNICODE = re.compile(r"\b[^\W\d]\w+\b")
 _ASCII = re.compile(r"\b[^\W\d]\w+\b", re.ASCII)
+
+
+def _sparse() -> Any:
+    import scipy.sparse  # type: ignore[import-untyped]
+
+    return scipy.sparse
 
 
 def tokenize(text: str) -> list[str]:
@@ -38,8 +44,9 @@ class SampledTfidf:
         self.max_features = max_features
         self.chunk = chunk
         self.terms: NDArray[np.object_] = np.array([], dtype=object)
-        self._unigrams: dict[str, int] = {}
-        self._parts: dict[str, int] = {}
+        self._codes: dict[str, int] = {}
+        self._stride = 1
+        self._width = 1
         self._pair_keys: NDArray[np.int64] = np.array([], dtype=np.int64)
         self._pair_cols: NDArray[np.int64] = np.array([], dtype=np.int64)
         self._idf: Any = None
@@ -56,7 +63,7 @@ class SampledTfidf:
         frequency: Counter[str] = Counter()
         for words in tokens:
             frequency.update(words)
-            frequency.update(map(" ".join, zip(words, words[1:])))
+            frequency.update(map(" ".join, pairwise(words)))
         terms = sorted(frequency)
         if len(terms) > self.max_features:
             totals = np.array([frequency[t] for t in terms], dtype=np.float32)
@@ -69,19 +76,31 @@ class SampledTfidf:
         return self
 
     def _index(self, vocabulary: dict[str, int]) -> None:
-        """Unigram columns by token; bigram columns by the pair of their tokens' part ids."""
+        """One code per token: its unigram column and its part id in the vocabulary's bigrams.
+
+        ``code = (column + 1) * stride + (part + 1)``, so a single dictionary look-up per token
+        gives both (0 parts: not in a bigram; column -1: not a unigram term).
+        """
+        columns: dict[str, int] = {}
         pairs: dict[tuple[str, str], int] = {}
         for term, column in vocabulary.items():
             first, _, second = term.partition(" ")
             if second:
                 pairs[(first, second)] = column
             else:
-                self._unigrams[first] = column
+                columns[first] = column
+        parts: dict[str, int] = {}
         for first, second in pairs:
-            self._parts.setdefault(first, len(self._parts))
-            self._parts.setdefault(second, len(self._parts))
-        width = max(1, len(self._parts))
-        keyed = sorted((self._parts[a] * width + self._parts[b], c) for (a, b), c in pairs.items())
+            parts.setdefault(first, len(parts))
+            parts.setdefault(second, len(parts))
+        self._stride = len(parts) + 1
+        self._codes = {
+            token: (columns.get(token, -1) + 1) * self._stride + parts.get(token, -1) + 1
+            for token in columns.keys() | parts.keys()
+        }
+        width = max(1, len(parts))
+        keyed = sorted((parts[a] * width + parts[b], c) for (a, b), c in pairs.items())
+        self._width = width
         self._pair_keys = np.array([k for k, _ in keyed], dtype=np.int64)
         self._pair_cols = np.array([c for _, c in keyed], dtype=np.int64)
 
@@ -97,39 +116,38 @@ class SampledTfidf:
 
     def counts(self, texts: Iterable[str]) -> Any:
         """The n-gram count matrix (CSR) of ``texts`` over the fitted vocabulary."""
-        from scipy.sparse import csr_matrix, vstack  # type: ignore[import-untyped]
-
+        sparse = _sparse()
         iterator = iter(texts)
         blocks = []
         while chunk := list(islice(iterator, self.chunk)):
             blocks.append(self._block([tokenize(text) for text in chunk]))
         if not blocks:
-            return csr_matrix((0, len(self.terms)), dtype=np.float32)
-        return vstack(blocks, format="csr")
+            return sparse.csr_matrix((0, len(self.terms)), dtype=np.float32)
+        return sparse.vstack(blocks, format="csr")
 
     def _block(self, tokens: Sequence[list[str]]) -> Any:
-        from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
-
         lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
         flat = list(chain.from_iterable(tokens))
         doc = np.repeat(np.arange(len(tokens), dtype=np.int64), lengths)
-        uni = np.fromiter(map(self._unigrams.get, flat, repeat(-1)), np.int64, len(flat))
+        codes = np.fromiter(map(self._codes.get, flat, repeat(0)), np.int64, len(flat))
+        uni = codes // self._stride - 1
         rows, cols = [doc[uni >= 0]], [uni[uni >= 0]]
         if len(self._pair_keys) and len(flat) > 1:
-            pair_rows, pair_cols = self._pairs(flat, doc)
+            pair_rows, pair_cols = self._pairs(codes % self._stride - 1, doc)
             rows.append(pair_rows)
             cols.append(pair_cols)
         row, col = np.concatenate(rows), np.concatenate(cols)
         data = np.ones(len(row), dtype=np.float32)
         shape = (len(tokens), len(self.terms))
-        return coo_matrix((data, (row, col)), shape=shape).tocsr()
+        return _sparse().coo_matrix((data, (row, col)), shape=shape).tocsr()
 
-    def _pairs(self, flat: list[str], doc: NDArray[np.int64]) -> tuple[NDArray[np.int64], ...]:
+    def _pairs(
+        self, part: NDArray[np.int64], doc: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Rows and columns of the vocabulary bigrams among adjacent tokens of one text."""
-        part = np.fromiter(map(self._parts.get, flat, repeat(-1)), np.int64, len(flat))
         first, second = part[:-1], part[1:]
         ok = (first >= 0) & (second >= 0) & (doc[:-1] == doc[1:])
-        keys = first[ok] * max(1, len(self._parts)) + second[ok]
+        keys = first[ok] * self._width + second[ok]
         where = np.minimum(np.searchsorted(self._pair_keys, keys), len(self._pair_keys) - 1)
         hit = self._pair_keys[where] == keys
         return doc[:-1][ok][hit], self._pair_cols[where[hit]]

@@ -88,7 +88,7 @@ def _suites(report: Report) -> RichTable | None:
         col = table.columns[i]
         out.add_column(col.label, justify="right" if col.numeric else "left")
     for row in table.rows:
-        out.add_row(*[plain(row[i].text, 40) for i in keep])
+        out.add_row(*[plain(row[i].full, 40) for i in keep])
     return out
 
 

@@ -28,6 +28,7 @@ OUTPUT_LIMIT = 4000  # characters of each output and message kept in the page (a
 #: (key index, value) pairs, ``e`` an index into the field's own table in ``enums``.
 FIELDS: dict[str, str] = {
     "id": "r",
+    "sample": "r",
     "suite": "e",
     "category": "e",
     "severity": "e",
@@ -176,6 +177,7 @@ class _Encoder:
         refusal = cs.get("refusal")
         values: dict[str, Any] = {
             "id": result.case_id,
+            "sample": result.sample,
             "suite": result.suite,
             "category": result.category,
             "severity": result.severity,

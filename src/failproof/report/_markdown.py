@@ -71,7 +71,7 @@ def _table(table: Table, code_columns: Sequence[int] = (0,)) -> list[str]:
     lines = [_row(head), _row("---:" if c.numeric else "---" for c in table.columns)]
     for cells in table.rows:
         texts = [
-            md_code(c.text) if i in code_columns else md_text(c.text) for i, c in enumerate(cells)
+            md_code(c.full) if i in code_columns else md_text(c.full) for i, c in enumerate(cells)
         ]
         lines.append(_row(texts))
     if table.more:

@@ -254,8 +254,21 @@ def category_table(report: Report) -> Table:
         rows,
         "category",
         ("n", "pass_rate", "mean_risk", "median_risk", "mean_weighted_risk"),
+        labels=_CATEGORY_LABELS,
         bars={"pass_rate": "good", "mean_risk": "bad"},
+        hide=_CATEGORY_HIDDEN,
     )
+
+
+_CATEGORY_LABELS = {
+    "critical_failures": "critical fails",
+    "high_severity_failures": "high fails",
+    "boundary_rate": "boundary language",
+    "mean_weighted_risk": "weighted risk",
+}
+_CATEGORY_HIDDEN = {
+    "passed", "failed", "avg_signal_hits", "avg_safe_signal_hits", "avg_unsafe_signal_hits",
+}  # fmt: skip
 
 
 def _category_name(item: object) -> str | None:
@@ -293,24 +306,29 @@ def failure_modes(report: Report, limit: int = 12) -> list[tuple[str, int]]:
 
 
 class CaseIndex:
-    """Finds a result by (suite, case id), or by case id alone when the section omits the suite."""
+    """Finds a result by (suite, case id, sample), or by fewer of them when a section omits some."""
 
     def __init__(self, report: Report) -> None:
         self.results = report.results
+        self._by_sample: dict[tuple[str, str, int], int] = {}
         self._by_key: dict[tuple[str, str], int] = {}
         self._by_id: dict[str, int] = {}
         for i, result in enumerate(report.results):
+            self._by_sample.setdefault(result.key, i)
             self._by_key.setdefault((result.suite, result.case_id), i)
             self._by_id.setdefault(result.case_id, i)
 
     def find(self, record: object) -> int | None:
+        """The index in ``report.results`` of the case a section's record names, if any."""
         if not isinstance(record, Mapping):
             return None
         case_id = str(record.get("case_id", record.get("id", record.get("test_id", ""))))
-        suite = record.get("suite")
-        if suite is not None and (str(suite), case_id) in self._by_key:
-            return self._by_key[(str(suite), case_id)]
-        return self._by_id.get(case_id)
+        suite, sample = record.get("suite"), record.get("sample")
+        if suite is None:
+            return self._by_id.get(case_id)
+        if isinstance(sample, int) and (str(suite), case_id, sample) in self._by_sample:
+            return self._by_sample[(str(suite), case_id, sample)]
+        return self._by_key.get((str(suite), case_id))
 
 
 _WORST_SKIP = {"passed", "sample"}
@@ -337,7 +355,7 @@ def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
             row = {"suite": result.suite, **row, "class": result.primary}
             row["output"] = excerpt(result.output or result.error, 90)
         records.append(row)
-    table = records_table(records, _WORST_ORDER, labels={"case_id": "case"})
+    table = records_table(records, _WORST_ORDER, labels={"case_id": "case"}, hide=_WORST_SKIP)
     return _link_rows(table, links, index)
 
 

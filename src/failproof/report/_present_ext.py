@@ -30,6 +30,7 @@ def extras(report: Report, index: CaseIndex) -> list[Extra]:
         k for k in report.extensions if k not in _BUILDERS
     )
     out = [_BUILDERS.get(k, _generic)(k, report.extensions[k], index) for k in order]
+    out = [replace(e, tables=[(title, t) for title, t in e.tables if t]) for e in out]
     return [e for e in out if e.facts or e.tables]
 
 

@@ -70,7 +70,7 @@ def _terms(raw: object) -> list[str]:
         return []
     return [
         str(t[0] if isinstance(t, list | tuple) and t else _first(t, "term", default=t))
-        for t in raw[:8]
+        for t in raw[:6]
     ]
 
 

@@ -44,11 +44,17 @@ def parse_formats(value: str | Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def write_reports(report: Report, formats: Sequence[str], output: Path) -> list[Path]:
-    """Write each file format; ``output`` is a file when one format is asked for, else a folder."""
+def write_reports(
+    report: Report, formats: Sequence[str], output: Path, *, folder: bool = False
+) -> list[Path]:
+    """Write each file format into ``output``.
+
+    ``output`` is a file when exactly one format is asked for (unless ``folder`` is set, as it is
+    for the default output location), and a folder otherwise.
+    """
     file_formats = [f for f in formats if renderers.get(f).filename]
     written: list[Path] = []
-    single = len(formats) == 1
+    single = len(formats) == 1 and not folder
     for name in file_formats:
         renderer = renderers.get(name)()
         path = output if single else output / renderer.filename

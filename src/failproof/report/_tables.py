@@ -7,11 +7,19 @@ skip what is absent; they never raise on a missing or oddly typed key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from failproof.report._format import Kind, format_cell, kind_of, label_of, value_of
+from failproof.report._format import (
+    Kind,
+    format_cell,
+    format_value,
+    interval_text,
+    kind_of,
+    label_of,
+    value_of,
+)
 
 __all__ = ["Cell", "Column", "Table", "flatten", "keyed_table", "records_table", "scalars"]
 
@@ -36,10 +44,16 @@ class Cell:
     """One cell: its text, and what a graphical renderer may draw with it."""
 
     text: str
+    ci: str = ""  # the 95% interval of a number, when the report gives one
     bar: float | None = None  # 0..1, drawn as a bar in HTML
     tone: str | None = None  # a class name (pass, fail, ...) or good / bad
     case: int | None = None  # index into report.results: the cell opens that case
     parts: tuple[tuple[str, int], ...] = ()  # counts by class, drawn as a stacked bar
+
+    @property
+    def full(self) -> str:
+        """The text with its interval, for renderers that draw both on one line."""
+        return f"{self.text} ({self.ci})" if self.ci else self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +134,16 @@ _TONED = {"class", "variant_class", "label", "verdict"}
 
 
 def _cell(key: str, raw: object, bars: Mapping[str, str]) -> Cell:
-    text = format_cell(key, raw)
     if key in _TONED and isinstance(raw, str):
-        return Cell(text, tone=raw)
+        return Cell(raw, tone=raw)
     value = value_of(raw)
-    if key not in bars or value is None:
-        return Cell(text)
-    return Cell(text, bar=min(1.0, max(0.0, value.estimate)), tone=bars[key])
+    if value is None or isinstance(raw, bool | int):
+        return Cell(format_cell(key, raw))
+    kind = kind_of(key)
+    text, ci = format_value(value, kind), interval_text(value, kind)
+    if key not in bars:
+        return Cell(text, ci)
+    return Cell(text, ci, bar=min(1.0, max(0.0, value.estimate)), tone=bars[key])
 
 
 def records_table(
@@ -136,11 +153,15 @@ def records_table(
     labels: Mapping[str, str] | None = None,
     bars: Mapping[str, str] | None = None,
     limit: int = _MAX_ROWS,
+    hide: Collection[str] = (),
 ) -> Table:
-    """A table of a list of records (dicts); non-dict items become one-column rows."""
+    """A table of a list of records (dicts); non-dict items become one-column rows.
+
+    Columns in ``hide`` are left out (the JSON report keeps them)."""
     if not isinstance(records, list | tuple):
         return Table([])
     rows = [flatten(r) if isinstance(r, Mapping) else {"value": r} for r in records]
+    rows = [{k: v for k, v in row.items() if k not in hide} for row in rows]
     keys = _columns(rows, order)
     names = {**{k: label_of(k) for k in keys}, **(labels or {})}
     columns = [Column(k, names[k], "text" if k == keys[0] else _kind(k, rows)) for k in keys]
@@ -156,6 +177,7 @@ def keyed_table(
     labels: Mapping[str, str] | None = None,
     bars: Mapping[str, str] | None = None,
     sort: Sequence[str] | None = None,
+    hide: Collection[str] = (),
 ) -> Table:
     """A table of a ``{name: {stat: value}}`` mapping, one row per name (``first`` names it)."""
     if not isinstance(section, Mapping):
@@ -164,4 +186,4 @@ def keyed_table(
         n for n in section if n not in (sort or [])
     ]
     records = [{first: name, **_fields(section[name])} for name in names]
-    return records_table(records, [first, *order], labels=labels, bars=bars)
+    return records_table(records, [first, *order], labels=labels, bars=bars, hide=hide)

@@ -89,6 +89,7 @@ def start_run(
             "suite_weights": {s.name: s.weight for s in suites},
             "scorers": [s.spec() for s in scorers],
             "patterns": list(settings.probe.patterns),
+            "run_settings": settings.run.model_dump(exclude={"fail_under"}),
         },
     )
     job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
@@ -49,6 +50,7 @@ class InlineScoring:
 
 def _init_worker(settings: Settings, names: list[str]) -> None:
     global _worker_scorers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the runner, which stops us
     _worker_scorers = build_scorers(settings, names)
 
 

@@ -169,6 +169,12 @@ class SafeConfig(_Frozen):
     top_issues: int = Field(
         default=10, ge=1, alias="topIssues", description="Most common misses listed per metric."
     )
+    console_max_cases: int = Field(
+        default=200,
+        ge=1,
+        alias="consoleMaxCases",
+        description="Cases shown on the console; beyond it, the lowest composites.",
+    )
 
     @model_validator(mode="after")
     def _overrides_resolve(self) -> Self:

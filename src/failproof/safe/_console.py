@@ -152,10 +152,27 @@ def _top_issues(report: SafeReport) -> Text:
     return Text("\n".join(lines))
 
 
+def _shown(report: SafeReport) -> tuple[list[SafeResult], Text | None]:
+    """The cases to list: all, or the lowest composites (in report order) past the limit."""
+    results, limit = report.results, report.config.console_max_cases
+    if len(results) <= limit:
+        return list(results), None
+    order = sorted(range(len(results)), key=lambda i: (results[i].scores.composite, i))
+    keep = sorted(order[:limit])
+    note = Text(
+        f"Showing the {limit} lowest composites of {len(results):,} cases; every case is in "
+        "the JSON and Markdown reports (consoleMaxCases sets the limit)."
+    )
+    return [results[i] for i in keep], note
+
+
 def _renderables(report: SafeReport, verbose: bool) -> Group:
-    parts: list[Any] = [_scorecard(report), Text(""), _cases(report.results)]
+    shown, note = _shown(report)
+    parts: list[Any] = [_scorecard(report), Text(""), _cases(shown)]
+    if note is not None:
+        parts.append(note)
     if verbose:
-        parts.extend([Text("Case Details:"), *(_details(r) for r in report.results)])
+        parts.extend([Text("Case Details:"), *(_details(r) for r in shown)])
     parts.extend([Text(""), _top_issues(report)])
     return Group(*parts)
 

@@ -23,6 +23,7 @@ from failproof.safe._report import SafeReport
 
 __all__ = ["parse_safe_formats", "report_stem", "write_outputs"]
 
+_INDENTED_UP_TO = 10_000  # cases; larger JSON reports are written compact (4x faster)
 _EXTENSIONS: dict[ReportFormat, str] = {"json": ".json", "markdown": ".md", "console": ".txt"}
 
 
@@ -58,7 +59,8 @@ def _free(path: Path) -> Path:
 
 def _render(report: SafeReport, fmt: ReportFormat, verbose: bool) -> str:
     if fmt == "json":
-        return json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"
+        indent = 2 if len(report.results) <= _INDENTED_UP_TO else None
+        return json.dumps(report.to_json(), indent=indent, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return render_markdown(report)
     return console_text(report, verbose=verbose)

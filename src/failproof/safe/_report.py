@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from failproof.safe._aggregate import BatchAggregate, aggregate
@@ -129,8 +128,3 @@ def build_safe_report(
         skipped=tuple(skipped),
         config=config,
     )
-
-
-def batch_infos(batches: Sequence[tuple[str, Path, int]]) -> list[BatchInfo]:
-    """`BatchInfo` rows from (batch_id, path, record count)."""
-    return [BatchInfo(batch_id, str(path), n) for batch_id, path, n in batches]

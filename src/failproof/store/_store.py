@@ -36,20 +36,40 @@ class RunSummary:
 class Store:
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """Open (and create or migrate) the store; ``readonly`` opens an existing one for reading.
+
+        A read-only store is opened with SQLite's ``mode=ro``, which refuses every write at the
+        database level, and is neither created nor migrated.
+        """
         self.path = Path(path)
+        self.readonly = readonly
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
+            self._db = self._connect_readonly() if readonly else self._connect_writable()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(
                 f"cannot open the results store {self.path}: {exc}",
                 hint="set FAILPROOF_HOME to a writable folder",
             ) from None
+
+    def _connect_writable(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        self._db = db
+        self._migrate()
+        return db
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise StoreError(
+                f"no results store at {self.path}",
+                hint="run 'failproof run' or 'failproof score' first, or set FAILPROOF_HOME",
+            )
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        return sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ class ExecTarget(Target):
     """Runs a command once per case."""
 
     name = "exec"
+    #: the program changes while its command line stays: never serve stale answers
+    cacheable = False
 
     def __init__(self, command: str, *, timeout_s: float = 60.0) -> None:
         try:

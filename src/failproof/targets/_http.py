@@ -126,6 +126,8 @@ class HttpTarget(Target):
     """A JSON HTTP endpoint: a body template in, a JSON path out."""
 
     name = "http"
+    #: the application behind the URL changes while the URL stays: never serve stale answers
+    cacheable = False
 
     def __init__(
         self,

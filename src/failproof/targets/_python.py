@@ -84,6 +84,8 @@ class PythonTarget(Target):
     """Calls a Python function with each case (or its messages)."""
 
     name = "python"
+    #: the code behind the callable changes while its name stays: never serve stale answers
+    cacheable = False
 
     def __init__(self, fn: Callable[..., Any], reference: str = "") -> None:
         self.fn = fn

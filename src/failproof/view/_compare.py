@@ -115,8 +115,10 @@ def _suites(a: Report, b: Report) -> list[tuple[str, Delta, int, int]]:
 
 
 def _label(result: CaseResult) -> str:
+    """The case's class, with its verdict when another scorer (SAFE v0) decided otherwise."""
     verdict = case_verdict(result)
-    return result.primary if verdict != "review" else f"{result.primary} (review)"
+    implied = "pass" if result.primary in ("pass", "unscored") else "fail"
+    return result.primary if verdict == implied else f"{result.primary} ({verdict})"
 
 
 def compare_reports(a: Report, b: Report) -> Comparison:

@@ -138,6 +138,7 @@
     tr.dataset.i = c.i;
     tr.tabIndex = 0;
     var id = el('td', 'id', c.id);
+    if (c.sample) id.appendChild(el('span', 'sample', '#' + c.sample));
     if (c.origin) id.title = 'variant of ' + c.origin + (c.mutator ? ' by ' + c.mutator : '');
     if (c.origin) id.appendChild(el('span', 'variant', 'variant'));
     tr.appendChild(id);
@@ -339,7 +340,7 @@
   }
   function caseHeader(c) {
     $('case-kicker').textContent = c.suite + ' · ' + c.category;
-    $('case-title').textContent = c.id;
+    $('case-title').textContent = c.id + (c.sample ? ' #' + c.sample : '');
     var chips = $('case-chips');
     chips.replaceChildren(labelled('severity', sev(c.severity)), labelled('class', pill(c.cls, c.cls)),
       labelled('verdict', verdictPill(c.verdict)));
