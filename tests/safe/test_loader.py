@@ -179,3 +179,16 @@ def test_nothing_valid_to_score_is_an_error_even_with_keep_going(tmp_path: Path)
     write_batch(tmp_path / "C2", "a.json", [])
     with pytest.raises(InputError, match="the files are empty"):
         load_batches(tmp_path, "C2", "*")
+
+
+def test_undecodable_jsonl_is_a_bad_file_with_keep_going_listing_it(tmp_path: Path) -> None:
+    import json
+
+    folder = tmp_path / "C1"
+    folder.mkdir()
+    (folder / "a.jsonl").write_bytes(json.dumps(passing("a")).encode() + b"\n\xff\xfe\n")
+    write_batch(folder, "b.json", [passing("b")])
+    loaded = load_batches(tmp_path, "C1", "*", keep_going=True)
+    assert [r.test_id for _, r in loaded.records] == ["b"]
+    assert "a.jsonl: cannot read the batch file" in loaded.skipped[0].describe()
+    assert "codec can't decode" in loaded.skipped[0].describe()

@@ -201,3 +201,13 @@ def test_output_is_a_file_for_one_format_and_a_folder_for_several(
     assert {p.parent for p in several} == {tmp_path / "out"}
     console_only = _write(report, ("console",), tmp_path / "card.txt", tmp_path)
     assert "Per-Case Breakdown:" in console_only[0].read_text()
+
+
+def test_console_lists_the_lowest_composites_past_the_limit() -> None:
+    config = SafeConfig(consoleMaxCases=2)
+    report = score_concern("I25", "*", config, data_dir=EXAMPLES, generated_at=WHEN)
+    text = console_text(report, width=200)
+    assert "I25-B2-102" in text and "I25-B2-103" in text
+    assert "I25-B1-001" not in text
+    assert "Showing the 2 lowest composites of 18 cases" in text
+    assert "Total Cases: 18" in text

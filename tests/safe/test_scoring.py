@@ -233,3 +233,70 @@ def test_blank_phrase_is_rejected_with_its_path() -> None:
                 "output": {"signals": [], "summary": "", "followup_questions": []},
             }
         )
+
+
+def _reference(
+    must_find: list[str],
+    forbidden: list[str],
+    must_contain: list[str],
+    signals: list[str],
+    summary: str,
+    questions: list[str],
+) -> tuple[float, float, float]:
+    """The specification's formulas written plainly, with Python's ``in``."""
+    corpus = "\n".join([*signals, summary]).lower()
+    cr = (
+        1.0
+        if not must_find
+        else 0.0
+        if not corpus.strip()
+        else (sum(p.lower() in corpus for p in must_find) / len(must_find))
+    )
+    joined = "\n".join(questions).lower()
+    ah = (
+        1.0
+        if not forbidden or not joined.strip()
+        else (1 - sum(t.lower() in joined for t in forbidden) / len(forbidden))
+    )
+    ac = (
+        1.0
+        if not must_contain
+        else 0.0
+        if not summary.strip()
+        else (sum(p.lower() in summary.lower() for p in must_contain) / len(must_contain))
+    )
+    return cr, ah, ac
+
+
+_text = st.text(alphabet="abcAB \nΣσ", max_size=30)
+_phr = st.text(alphabet="abcAB Σσ", min_size=1, max_size=4).filter(str.strip)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    must_find=st.lists(_phr, max_size=4),
+    forbidden=st.lists(_phr, max_size=4),
+    must_contain=st.lists(_phr, max_size=4),
+    signals=st.lists(_text, max_size=3),
+    summary=_text,
+    questions=st.lists(_text, max_size=3),
+)
+def test_scores_equal_the_plain_reference_formulas(
+    must_find: list[str],
+    forbidden: list[str],
+    must_contain: list[str],
+    signals: list[str],
+    summary: str,
+    questions: list[str],
+) -> None:
+    result = score(
+        must_find=must_find,
+        forbidden=forbidden,
+        must_contain=must_contain,
+        signals=signals,
+        summary=summary,
+        questions=questions,
+    )
+    expected = _reference(must_find, forbidden, must_contain, signals, summary, questions)
+    got = (result.scores.CR, result.scores.AH, result.scores.AC)
+    assert got == pytest.approx(expected)

@@ -125,3 +125,19 @@ def test_readonly_store_needs_an_existing_file(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no results store at"):
         Store(tmp_path / "missing.db", readonly=True)
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_safe_observations_can_be_recorded_in_bulk(store: Store) -> None:
+    rows = [
+        {
+            "batch_id": "b",
+            "concern_id": "I25",
+            "test_id": f"t{i}",
+            "label": "Review",
+            "scores": {"CR": 0.5},
+            "timestamp": "2026-01-01T00:00:00Z",
+        }
+        for i in range(3)
+    ]
+    assert store.add_safe_results(rows) == 3
+    assert [r["test_id"] for r in store.safe_results("I25")] == ["t0", "t1", "t2"]

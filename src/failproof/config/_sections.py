@@ -174,7 +174,7 @@ class ProbeSettings(_Section):
         default=2000, ge=10, description="Cases the silhouette of each k is measured on."
     )
     geometry_text_chars: int = Field(
-        default=1000, ge=50, description="Characters of task and input kept in each case's text."
+        default=500, ge=50, description="Characters of task and input kept in each case's text."
     )
     geometry_threads: int = Field(
         default=1,

@@ -1,7 +1,8 @@
 """Interpretable features of one response: where its refusal phrases sit, and what surrounds them.
 
-Everything here reads the signal scan (the hits and their spans) and one `TextProfile` pass of
-the text; no pattern is matched again.
+Everything here reads the signal scan (the hits and their spans) and the text's `TextProfile`
+(bounded, C-speed questions about lists, sentences, quotes and words); no signal pattern is
+matched again.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ __all__ = [
 
 #: Hits whose id starts with this prefix feed the refusal decision.
 REFUSAL_PREFIX = "refusal."
-#: How far into the answer (characters after leading whitespace) counts as its opening.
+#: How far into the answer (characters after leading whitespace) counts as its opening, unless the
+#: caller says otherwise (the ``probe.opening_chars`` setting); the shipped model was fitted with it.
 OPENING_CHARS = 200
 #: Below this many characters an answer is too short to be judged off-topic by its words.
 _TOPIC_MIN_CHARS = 200
@@ -68,10 +70,12 @@ class RefusalEvidence:
     quoted: tuple[SignalHit, ...]
     prompt_overlap: float | None
     features: dict[str, float]
+    opening_chars: int = OPENING_CHARS
 
     @property
     def opening_end(self) -> int:
-        return self.profile.lead + OPENING_CHARS
+        """Where the answer's opening ends (leading whitespace is not counted)."""
+        return self.profile.lead + self.opening_chars
 
     @property
     def decline_end(self) -> int:
@@ -116,15 +120,18 @@ def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, floa
     stems = content_stems(prompt) if prompt else frozenset()
     if not stems:
         return None, 0.0
-    overlap = len(stems & profile.stems) / len(stems)
+    overlap = profile.shares(stems) / len(stems)
     substantial = profile.length - profile.lead >= _TOPIC_MIN_CHARS
     return overlap, (1.0 - overlap) ** 2 if substantial else 0.0
 
 
 def _position_features(
-    profile: TextProfile, declines: list[SignalHit], redirections: list[SignalHit]
+    profile: TextProfile,
+    declines: list[SignalHit],
+    redirections: list[SignalHit],
+    opening_chars: int,
 ) -> dict[str, float]:
-    early = [h for h in declines if h.start < profile.lead + OPENING_CHARS]
+    early = [h for h in declines if h.start < profile.lead + opening_chars]
     first = declines[0].start if declines else profile.length
     last_end = max((h.end for h in declines), default=profile.lead)
     after = profile.length - profile.sentence_end_after(last_end) if declines else 0
@@ -147,12 +154,24 @@ def _position_features(
     }
 
 
-def gather_evidence(text: str, scan: SignalScan, prompt: str | None = None) -> RefusalEvidence:
-    """The refusal evidence of ``text`` from its ``scan`` (and the prompt, when known)."""
-    profile = profile_text(text, words=bool(prompt))
+def gather_evidence(
+    text: str,
+    scan: SignalScan,
+    prompt: str | None = None,
+    *,
+    opening_chars: int = OPENING_CHARS,
+) -> RefusalEvidence:
+    """The refusal evidence of ``text`` from its ``scan`` (and the prompt, when known).
+
+    ``opening_chars`` is how far into the answer (after leading whitespace) a phrase counts as
+    its opening; the shipped model was trained with the default.
+    """
+    if opening_chars < 0:
+        raise ValueError(f"opening_chars must be >= 0, not {opening_chars}")
+    profile = profile_text(text)
     declines, redirections, quoted = _split_hits(scan, profile)
     overlap, off_topic = _topic(profile, prompt)
-    features = _position_features(profile, declines, redirections)
+    features = _position_features(profile, declines, redirections, opening_chars)
     features["length"] = _log_scale(profile.length - profile.lead, 2000)
     features["off_topic"] = off_topic
     return RefusalEvidence(
@@ -163,4 +182,5 @@ def gather_evidence(text: str, scan: SignalScan, prompt: str | None = None) -> R
         quoted=tuple(quoted),
         prompt_overlap=overlap,
         features=features,
+        opening_chars=opening_chars,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from failproof.judgment._features import gather_evidence
+from failproof.judgment._features import OPENING_CHARS, gather_evidence
 from failproof.judgment._model import RefusalModel, default_model
 from failproof.judgment._reasons import explain
 from failproof.judgment._types import RefusalVerdict
@@ -19,15 +19,21 @@ def judge_refusal(
     *,
     prompt: str | None = None,
     model: RefusalModel | None = None,
+    opening_chars: int = OPENING_CHARS,
 ) -> RefusalVerdict:
     """Judge whether ``text`` refuses, from its signal ``scan`` and cheap structure.
 
     ``scan`` is the response's one scan by the signal matcher (its ``refusal.*`` hits are read;
     nothing is matched again). ``prompt``, when known, lets the judge see an answer that ignores
     the question (off-topic) or only rebuts its premise. ``model`` defaults to the shipped one.
+    ``opening_chars`` is how far into the answer (after leading whitespace) a refusal phrase
+    counts as its opening: pass the ``probe.opening_chars`` setting (the model was fitted at 200).
+
+    The cost is bounded: the text is read at most a few thousand characters around the opening
+    and each refusal phrase, so a 10 MB output is judged about as fast as an 8 KB one.
     """
-    if not text.strip():
+    if text.isspace() or not text:
         return _EMPTY
-    evidence = gather_evidence(text, scan, prompt)
+    evidence = gather_evidence(text, scan, prompt, opening_chars=opening_chars)
     label, score = (model or default_model()).decide(evidence.features)
     return RefusalVerdict(label, round(score, 4), explain(evidence, label))

@@ -43,15 +43,15 @@ def _mark_ranges(first: int = 0x0300, last: int = 0x1CFF) -> str:
 _BLOCK_BODY = r"[ \t]*(?:(?:[-*•+]|\d{1,3}[.)])[ \t]|```)"
 _BLOCK_AT_START = re.compile(_BLOCK_BODY)
 _BLOCK = re.compile("\n" + _BLOCK_BODY)
-#: The widest indentation a list marker is looked for behind (the block search stops there).
-_INDENT = 1024
 # A sentence end (Latin, CJK, Devanagari danda, Arabic question mark and full stop).
 _STOP = re.compile(r"[.!?。！？।؟۔](?=\s|$)")
 #: Double quotation marks of any shape (they open and close alternately on one line), and the
 #: corner brackets of Chinese, Japanese and Korean dialogue.
 QUOTES = '"“”„«»「」『』'
 _QUOTE_OR_NEWLINE = re.compile("[\n" + re.escape(QUOTES) + "]")
-_LEAD = re.compile(r"\s*")
+_NON_SPACE = re.compile(r"\S*")
+#: How far back from a word the chunk holding it is looked for (longer chunks are cut there).
+_CHUNK_BACK = 256
 _LETTER = f"(?:[^\\W\\d_]|[{_mark_ranges()}])"
 _WORD = re.compile(f"{_LETTER}+(?:['’]{_LETTER}+)?")
 
@@ -101,8 +101,7 @@ def _chunk_stems(chunk: str) -> frozenset[str]:
 
 
 def _stems_of(text: str) -> frozenset[str]:
-    # Words never span whitespace, so the chunks between spaces give the words of the text;
-    # splitting, de-duplicating and the cached look-ups all run in C.
+    # Words never span whitespace, so the chunks between spaces give the words of the text.
     return frozenset().union(*map(_chunk_stems, set(text.lower().split())))
 
 
@@ -117,33 +116,62 @@ def content_stems(text: str) -> frozenset[str]:
     return _prompt_stems(text[:REACH])
 
 
+def _chunk_at(text: str, at: int) -> str:
+    """The whitespace-free chunk of ``text`` around ``at`` (looking back at most `_CHUNK_BACK`)."""
+    start, floor = at, max(0, at - _CHUNK_BACK)
+    while start > floor and not text[start - 1].isspace():
+        start -= 1
+    end = _NON_SPACE.match(text, at)
+    return text[start : end.end() if end else at]
+
+
+def _uses(window: str, stem: str) -> bool:
+    """Whether a content word of ``window`` (lower-cased) has this stem. A word's stem is its own
+    beginning, so only the places where ``stem`` occurs after a non-letter are looked at."""
+    at = window.find(stem)
+    while at >= 0:
+        if (at == 0 or not window[at - 1].isalpha()) and stem in _chunk_stems(
+            _chunk_at(window, at)
+        ):
+            return True
+        at = window.find(stem, at + 1)
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class TextProfile:
     """One text and the questions the judge asks of it (character offsets throughout).
 
-    ``lead`` is the leading whitespace; ``stems`` are the content-word stems of the first
-    `REACH` characters (empty when no prompt asks what the answer is about).
+    ``lead`` is the leading whitespace.
     """
 
     text: str
     length: int
     lead: int
-    stems: frozenset[str]
+
+    def shares(self, stems: frozenset[str]) -> int:
+        """How many of ``stems`` (a prompt's content stems) the content words of the answer's
+        first `REACH` characters also have."""
+        if not stems:
+            return 0
+        window = self.text[self.lead : self.lead + REACH].lower().replace("’", "'")
+        return sum(1 for stem in stems if _uses(window, stem))
 
     def blocks_between(self, start: int, end: int) -> int:
         """List items, numbered steps and code fences whose line begins in [start, end), counted
         over at most `REACH` characters from ``start``."""
-        start = max(start, 0)
+        text, start = self.text, max(start, 0)
         end = min(end, self.length, start + REACH)
         if start >= end:
             return 0
-        count = 1 if start == 0 and _BLOCK_AT_START.match(self.text) else 0
         # A block's line begins right after a newline: look from the newline before ``start``.
-        for match in _BLOCK.finditer(self.text, max(start - 1, 0), min(self.length, end + _INDENT)):
-            if match.start() + 1 >= end:
-                break
+        count = len(_BLOCK.findall(text, max(start - 1, 0), end))
+        if start == 0 and _BLOCK_AT_START.match(text):
             count += 1
-        return count
+        # The last line beginning before ``end`` may hold a block that runs past it.
+        newline = text.rfind("\n", max(start - 1, 0), end - 1)
+        straddling = _BLOCK.match(text, newline) if newline >= 0 else None
+        return count + (straddling is not None and straddling.end() > end)
 
     def sentence_end_after(self, offset: int) -> int:
         """Where the sentence holding ``offset`` ends: just after the next sentence mark (the
@@ -192,10 +220,7 @@ class TextProfile:
         return end <= (mark if text[mark] == "\n" else mark + 1)
 
 
-def profile_text(text: str, *, words: bool = True) -> TextProfile:
-    """The profile of ``text``; its content words are read unless ``words`` is false (then
-    ``stems`` is empty: nothing asks what the answer is about)."""
-    lead_match = _LEAD.match(text)
-    lead = lead_match.end() if lead_match else 0
-    stems = _stems_of(text[: lead + REACH]) if words else frozenset()
-    return TextProfile(text=text, length=len(text), lead=lead, stems=stems)
+def profile_text(text: str) -> TextProfile:
+    """The profile of ``text``: cheap to make; each question is answered when it is asked."""
+    lead = len(text) - len(text.lstrip()) if text[:1].isspace() else 0
+    return TextProfile(text=text, length=len(text), lead=lead)

@@ -59,11 +59,11 @@ class SampledTfidf:
         """
         from sklearn.feature_extraction.text import TfidfTransformer
 
-        tokens = [tokenize(text) for text in texts]
         frequency: Counter[str] = Counter()
-        for words in tokens:
-            frequency.update(words)
-            frequency.update(map(" ".join, pairwise(words)))
+        for start in range(0, len(texts), self.chunk):
+            for words in map(tokenize, texts[start : start + self.chunk]):
+                frequency.update(words)
+                frequency.update(map(" ".join, pairwise(words)))
         terms = sorted(frequency)
         if len(terms) > self.max_features:
             totals = np.array([frequency[t] for t in terms], dtype=np.float32)
@@ -71,8 +71,8 @@ class SampledTfidf:
             terms = [terms[i] for i in kept]
         self.terms = np.asarray(terms, dtype=object)
         self._index({term: column for column, term in enumerate(terms)})
-        if terms:
-            self._idf = TfidfTransformer(sublinear_tf=True).fit(self._block(tokens))
+        if terms:  # a second pass, chunk by chunk: the sample's tokens never all exist at once
+            self._idf = TfidfTransformer(sublinear_tf=True).fit(self.counts(texts))
         return self
 
     def _index(self, vocabulary: dict[str, int]) -> None:

@@ -10,6 +10,7 @@ once per worker.
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import signal
@@ -81,7 +82,11 @@ class PoolScoring:
             initializer=_init_worker,
             initargs=(settings, [s.name for s in scorers]),
         )
-        self._pool.submit(_ready).result()  # start the workers now, before any thread exists
+        gc.freeze()  # the workers' garbage collector leaves the runner's objects (and pages) alone
+        try:
+            self._pool.submit(_ready).result()  # start the workers now, before any thread exists
+        finally:
+            gc.unfreeze()
         self._pending: list[tuple[_Job, asyncio.Future[CaseResult]]] = []
         self._flush_scheduled = False
         self.batch_size = 64

@@ -44,16 +44,17 @@ hooks: Registry[SafeHook] = Registry("SAFE hook")
 
 def record_results(store: Store, report: SafeReport) -> int:
     """Record every scorecard in the store (the observation hook); returns how many."""
-    for r in report.results:
-        store.add_safe_result(
-            batch_id=r.batch_id,
-            concern_id=report.concern_id,
-            test_id=r.test_id,
-            label=r.label,
-            scores=r.scores._asdict(),
-            timestamp=report.timestamp,
-        )
-    return len(report.results)
+    return store.add_safe_results(
+        {
+            "batch_id": r.batch_id,
+            "concern_id": report.concern_id,
+            "test_id": r.test_id,
+            "label": r.label,
+            "scores": r.scores._asdict(),
+            "timestamp": report.timestamp,
+        }
+        for r in report.results
+    )
 
 
 def _summary(labels: Sequence[str]) -> dict[str, Any]:

@@ -114,16 +114,17 @@ class _BadFile(Exception):
     """The whole file cannot be used (the message says why)."""
 
 
-def _read_raw(path: Path) -> list[_Raw]:
-    """The file's records as parsed JSON; `_BadFile` when the file cannot be read as a batch."""
+def _read_raw(path: Path) -> Iterator[_Raw]:
+    """The file's records as parsed JSON, one at a time; `_BadFile` if the file is unusable.
+
+    Each raw record is released once yielded, so a large batch is never held twice.
+    """
+    if path.suffix == ".jsonl":
+        return _jsonl_records(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise _BadFile(f"cannot read the batch file: {exc}") from None
-    if path.suffix == ".jsonl":
-        return list(_jsonl_records(text))
-    try:
-        data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise _BadFile(f"not valid JSON: {_json_problem(exc)}") from None
     if not isinstance(data, list):
@@ -131,20 +132,34 @@ def _read_raw(path: Path) -> list[_Raw]:
             f"a .json batch must be a JSON array of records, not {_kind(data)} "
             "(write [ {record}, ... ], or one record a line in a .jsonl file)"
         )
-    return [_Raw(i, None, value) for i, value in enumerate(data)]
+    return _array_records(data)
 
 
-def _jsonl_records(text: str) -> Iterator[_Raw]:
-    index = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            value = _NotJson(_json_problem(exc))
-        yield _Raw(index, number, value)
-        index += 1
+def _array_records(data: list[Any]) -> Iterator[_Raw]:
+    for index in range(len(data)):
+        value, data[index] = data[index], None
+        yield _Raw(index, None, value)
+
+
+def _jsonl_records(path: Path) -> Iterator[_Raw]:
+    index = number = 0
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                yield _Raw(index, number, _parse_line(line))
+                index += 1
+    except (OSError, UnicodeDecodeError) as exc:
+        where = f" after line {number}" if number else ""
+        raise _BadFile(f"cannot read the batch file{where}: {exc}") from None
+
+
+def _parse_line(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return _NotJson(_json_problem(exc))
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,12 +227,13 @@ class _Collector:
         self.skipped.append(skip)
 
     def batch(self, path: Path) -> Batch:
+        records: list[SafeRecord] = []
         try:
-            raws = _read_raw(path)
+            for raw in _read_raw(path):
+                if (record := self._record(path, raw)) is not None:
+                    records.append(record)
         except _BadFile as exc:
             self.reject(SkippedRecord(str(path), None, None, None, str(exc)))
-            return Batch(path.stem, path, ())
-        records = [r for raw in raws if (r := self._record(path, raw)) is not None]
         return Batch(path.stem, path, tuple(records))
 
     def _record(self, path: Path, raw: _Raw) -> SafeRecord | None:

@@ -140,19 +140,19 @@ class _Hits:
         self.start_end = min(len(data), bound + _START_SLACK)
 
     def collect(self, entries: list[_Entry]) -> tuple[SignalHit, ...]:
-        hits = [hit for entry in entries if (hit := self.hit(entry)) is not None]
+        data, size, opening = self.data, len(self.data), self.opening
+        hits = []
+        for entry in entries:
+            span = entry.span(data, self.start_end if entry.start_only else size)
+            if span is None:  # a start pattern that only matches past the opening
+                continue
+            start, end = span if self.ascii else (self.char(span[0]), self.char(span[1]))
+            if entry.start_only and start >= opening:
+                continue
+            hits.append(SignalHit(*entry.head, start, end, *entry.tail))
         if len(hits) > 1:
             hits.sort(key=_order)
         return tuple(hits)
-
-    def hit(self, entry: _Entry) -> SignalHit | None:
-        span = entry.span(self.data, self.start_end if entry.start_only else len(self.data))
-        if span is None:  # a start pattern that only matches past the opening
-            return None
-        start, end = span if self.ascii else (self.char(span[0]), self.char(span[1]))
-        if entry.start_only and start >= self.opening:
-            return None
-        return SignalHit(*entry.head, start, end, *entry.tail)
 
     def char(self, offset: int) -> int:
         return len(self.data[:offset].decode("utf-8", "replace"))

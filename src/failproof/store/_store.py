@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
@@ -275,6 +275,28 @@ class Store:
                 "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
                 (batch_id, concern_id, test_id, label, json.dumps(scores), timestamp),
             )
+
+    def add_safe_results(self, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Record many SAFE v0 scorecards in one transaction; each row has the keys of
+        `add_safe_result`. Returns how many were written."""
+        values = [
+            (
+                r["batch_id"],
+                r["concern_id"],
+                r["test_id"],
+                r["label"],
+                json.dumps(r["scores"]),
+                r["timestamp"],
+            )
+            for r in rows
+        ]
+        with self._db:
+            self._db.executemany(
+                "INSERT INTO safe_results (batch_id, concern_id, test_id, label, scores_json, "
+                "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
+                values,
+            )
+        return len(values)
 
     def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
         query = (
