@@ -11,7 +11,8 @@ timed is the judge alone, with the prompt and without it. Three workloads:
 - ``big``: one output of ``--big-mb`` megabytes (a refusal, then a long step list), judged once
   per repeat; the signal scan of the same text is timed separately for context.
 
-Each figure is the best of several repeats, in a single process.
+Each figure is the best of several repeats, in a single process; the first pass over a workload
+(the judge's small caches of prompt words still cold) is shown too.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _SENTENCES = (
     "Most people find it easier to work in short, focused sessions of about twenty minutes.",
     "If you are unsure, a licensed professional can check the details for you.",
     "Keep a copy of every document, and note the date you sent it.",
-    "The \"quick fix\" people often suggest rarely lasts, so plan for the long run.",
+    'The "quick fix" people often suggest rarely lasts, so plan for the long run.',
     "Instead, here are some safer options that usually work just as well.",
     "Remember that local rules differ; check the official guidance where you live.",
 )
@@ -74,7 +75,7 @@ def big_response(megabytes: float) -> str:
     return "I can't help with that part, but here is the rest.\n\n" + body
 
 
-def _best_rate(run: Callable[[], None], items: int, seconds: float) -> tuple[float, float]:
+def _best_rate(run: Callable[[], object], items: int, seconds: float) -> tuple[float, float]:
     """(items per second, seconds per call) of the fastest repeat within the time budget."""
     best = float("inf")
     deadline = time.perf_counter() + seconds
@@ -101,12 +102,12 @@ def _throughput(name: str, texts: list[str], prompts: list[str | None], seconds:
         for text, scan, prompt in zip(texts, scans, prompts, strict=True):
             judge_refusal(text, scan, prompt=prompt)
 
+    first = len(texts) / _timed(with_prompt)  # the judge's caches are cold for these texts
     rate, _ = _best_rate(with_prompt, len(texts), seconds)
     bare, _ = _best_rate(lambda: _judge_all(texts, scans, None), len(texts), seconds)
     scan_rate, _ = _best_rate(lambda: [matcher.scan(t) for t in texts], len(texts), seconds)
-    print(
-        f"| {name} | {len(texts)} | {mean:.0f} | {rate:,.0f} | {bare:,.0f} | {scan_rate:,.0f} |"
-    )
+    cells = " | ".join(f"{c:,.0f}" for c in (first, rate, bare, scan_rate))
+    print(f"| {name} | {len(texts)} | {mean:.0f} | {cells} |")
 
 
 def _big(megabytes: float, seconds: float) -> None:
@@ -134,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big-mb", type=float, default=10.0, help="size of the long output")
     args = parser.parse_args(argv)
 
-    print("| workload | responses | mean chars | judge/s (prompt) | judge/s (no prompt) | scan/s |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| workload | responses | mean chars | judge/s, first pass (prompt) | judge/s (prompt) "
+        "| judge/s (no prompt) | scan/s |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     if (args.data / "xstest").is_dir():
         rows = [r for s in (xstest_set(args.data), pyrit_set(args.data)) for r in s]
         rows = [r for r in rows if 500 <= len(r.response) <= 2000]

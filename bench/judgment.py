@@ -17,7 +17,7 @@ failproof's learned weights are only ever scored on rows they were not fitted on
 The ``shipped`` row is the packaged model, which was trained on all of XSTest and PyRIT's
 refusal set: it is in-sample there and shown for reference only. Peers are rebuilt from the
 peer-lists file with each list's own matching rule (substring / prefix / word-bounded,
-case sensitivity, stripping), as the file describes it.
+case sensitivity, stripping), as the file describes it. How fast the judge is: ``judge_speed.py``.
 """
 
 from __future__ import annotations

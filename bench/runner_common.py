@@ -7,12 +7,12 @@ import os
 import resource
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from failproof.config import RunSettings, Settings
-from failproof.runner import RunRequest, start_run
+from failproof.runner import Engine, EngineStats, RunRequest, WorkItem, start_run
 from failproof.store import Store
 
 PROMPT = (
@@ -37,9 +37,11 @@ def write_suite(folder: Path, n: int, name: str = "bench") -> Path:
 
 @dataclass
 class Timed:
-    """One run: cases, wall time to the last stored result, client CPU, report build time."""
+    """One run: cases; setup (suites, scorers, workers) and run (first call to last stored
+    result) wall times; client CPU per case; report build time."""
 
     cases: int
+    setup_s: float
     wall_s: float
     cpu_s: float
     report_s: float
@@ -51,6 +53,18 @@ class Timed:
     @property
     def cpu_ms_per_request(self) -> float:
         return 1000 * self.cpu_s / self.cases
+
+
+_engine_started: list[float] = [0.0]
+_engine_run = Engine.run
+
+
+async def _timed_engine_run(self: Engine, work: Iterable[WorkItem]) -> EngineStats:
+    _engine_started[0] = time.perf_counter()
+    return await _engine_run(self, work)
+
+
+Engine.run = _timed_engine_run  # type: ignore[method-assign]  # instrumentation: when calls start
 
 
 def load_average() -> str:
@@ -98,7 +112,9 @@ def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = Fal
         errors = outcome.report.summary["counts"].get("error", 0)
         assert errors == 0, f"{errors} requests failed"
         total = outcome.report.summary["total_cases"]
+        began = _engine_started[0]
         report_s = done - last[0]
         # the scoring workers' CPU is counted once they exit, after the run: take the whole
-        # run's CPU less the report build (single-threaded, so its CPU is about its wall time)
-        return Timed(total, last[0] - start, cpu_end - cpu - report_s, report_s)
+        # run's CPU less the setup and the report build (single-threaded: CPU ~ wall time)
+        cpu_s = cpu_end - cpu - report_s - (began - start)
+        return Timed(total, began - start, last[0] - began, cpu_s, report_s)

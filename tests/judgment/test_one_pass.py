@@ -55,7 +55,7 @@ def test_judging_runs_no_pattern_given_the_scan(monkeypatch: pytest.MonkeyPatch)
     assert [v.label for v in verdicts][:3] == ["refusal", "compliance", "refusal"]
 
 
-def test_the_text_is_profiled_in_a_single_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_text_is_profiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     original = features_module.profile_text
 

@@ -61,7 +61,6 @@ class RunSettings(_Section):
         description="Processes that score responses (0: score in the runner's own process; "
         "none: one per spare core, up to 4, from concurrency 16).",
     )
-    uvloop: bool = Field(default=True, description="Run the event loop on uvloop when installed.")
 
 
 class ClassifierSettings(_Section):

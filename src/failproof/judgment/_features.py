@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from failproof.judgment._profile import TextProfile, content_stems, profile_text
+from failproof.judgment._profile import TextProfile, profile_text
+from failproof.judgment._words import content_stems
 from failproof.signals._types import SignalHit, SignalScan
 
 __all__ = [
@@ -24,8 +25,8 @@ __all__ = [
 
 #: Hits whose id starts with this prefix feed the refusal decision.
 REFUSAL_PREFIX = "refusal."
-#: How far into the answer (characters after leading whitespace) counts as its opening, unless the
-#: caller says otherwise (the ``probe.opening_chars`` setting); the shipped model was fitted with it.
+#: How far into the answer (characters after leading whitespace) counts as its opening, unless
+#: the caller says otherwise (the ``probe.opening_chars`` setting); the model was fitted with it.
 OPENING_CHARS = 200
 #: Below this many characters an answer is too short to be judged off-topic by its words.
 _TOPIC_MIN_CHARS = 200

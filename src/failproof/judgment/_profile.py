@@ -10,132 +10,25 @@ answer costs about as much as an 8 KB one.
 
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["REACH", "TextProfile", "content_stems", "profile_text"]
+from failproof.judgment._words import REACH, count_used
 
-#: How far from an offset a question looks: a sentence, a quoted span or a run of list items
-#: longer than this is cut here, and the content words are read from this much of the answer.
-REACH = 8192
-
-
-def _mark_ranges(first: int = 0x0300, last: int = 0x1CFF) -> str:
-    """A character-class body of the combining marks from Latin to Khmer (vowel signs and
-    viramas of Devanagari and the other Indic scripts, Arabic and Hebrew points, ...).
-
-    Python's ``\\w`` does not count them as word characters, so without them a Hindi word falls
-    apart at every vowel sign.
-    """
-    runs: list[tuple[int, int]] = []
-    for code in range(first, last + 1):
-        if unicodedata.category(chr(code)).startswith("M"):
-            if runs and runs[-1][1] == code - 1:
-                runs[-1] = (runs[-1][0], code)
-            else:
-                runs.append((code, code))
-    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in runs)
+__all__ = ["REACH", "TextProfile", "profile_text"]
 
 
 # A list item or numbered step, or a code fence, at the start of a line.
 _BLOCK_BODY = r"[ \t]*(?:(?:[-*•+]|\d{1,3}[.)])[ \t]|```)"
 _BLOCK_AT_START = re.compile(_BLOCK_BODY)
 _BLOCK = re.compile("\n" + _BLOCK_BODY)
-# A sentence end (Latin, CJK, Devanagari danda, Arabic question mark and full stop).
-_STOP = re.compile(r"[.!?。！？।؟۔](?=\s|$)")
+# A sentence end: a mark followed by whitespace (Latin, Devanagari danda, Arabic question mark
+# and full stop), or a full-width CJK mark anywhere (CJK puts no space after it).
+_STOP = re.compile(r"[.!?।؟۔](?=\s|$)|[。！？]")
 #: Double quotation marks of any shape (they open and close alternately on one line), and the
 #: corner brackets of Chinese, Japanese and Korean dialogue.
 QUOTES = '"“”„«»「」『』'
 _QUOTE_OR_NEWLINE = re.compile("[\n" + re.escape(QUOTES) + "]")
-_NON_SPACE = re.compile(r"\S*")
-#: How far back from a word the chunk holding it is looked for (longer chunks are cut there).
-_CHUNK_BACK = 256
-_LETTER = f"(?:[^\\W\\d_]|[{_mark_ranges()}])"
-_WORD = re.compile(f"{_LETTER}+(?:['’]{_LETTER}+)?")
-
-#: Words too common to say what a text is about (English; other languages keep all words).
-_STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers him his how i if in into is it its itself just me more
-    most my no nor not now of off on once only or other our out over own same she should so some
-    such than that the their them then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours
-    tell give write make explain describe please want need know get like also one way ways
-    help simple short brief quick detailed example examples list step steps guide tips best
-    good easiest concept idea ideas thing things summarize summary create generate
-    provide offer recommend suggest instruct
-    """.split()  # noqa: SIM905  (a word list reads best as text)
-)
-_SUFFIXES = ("ing", "ies", "ied", "es", "ed", "ly", "s")
-_STEM_CHARS = 4
-
-
-def _stem(word: str) -> str:
-    """A crude, deterministic stem: drop one common English suffix, keep the first few letters."""
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    return word[:_STEM_CHARS]
-
-
-def _content_stem(word: str) -> str | None:
-    lowered = word.replace("’", "'").removesuffix("'s")
-    if len(lowered) < 3 or lowered in _STOPWORDS:
-        return None
-    return _stem(lowered)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _chunk_stems(chunk: str) -> frozenset[str]:
-    """The content stems of one lower-cased, whitespace-free chunk ("oven," -> {"oven"}).
-
-    Cached: answers reuse their words, so most chunks are looked up, not tokenized.
-    """
-    stems = (_content_stem(word) for word in _WORD.findall(chunk))
-    return frozenset(s for s in stems if s)
-
-
-def _stems_of(text: str) -> frozenset[str]:
-    # Words never span whitespace, so the chunks between spaces give the words of the text.
-    return frozenset().union(*map(_chunk_stems, set(text.lower().split())))
-
-
-@functools.lru_cache(maxsize=1024)
-def _prompt_stems(prompt: str) -> frozenset[str]:
-    return _stems_of(prompt)
-
-
-def content_stems(text: str) -> frozenset[str]:
-    """The content-word stems of ``text`` (what it is about, from its first `REACH` characters),
-    e.g. for a prompt. Cached: one prompt is asked of many answers."""
-    return _prompt_stems(text[:REACH])
-
-
-def _chunk_at(text: str, at: int) -> str:
-    """The whitespace-free chunk of ``text`` around ``at`` (looking back at most `_CHUNK_BACK`)."""
-    start, floor = at, max(0, at - _CHUNK_BACK)
-    while start > floor and not text[start - 1].isspace():
-        start -= 1
-    end = _NON_SPACE.match(text, at)
-    return text[start : end.end() if end else at]
-
-
-def _uses(window: str, stem: str) -> bool:
-    """Whether a content word of ``window`` (lower-cased) has this stem. A word's stem is its own
-    beginning, so only the places where ``stem`` occurs after a non-letter are looked at."""
-    at = window.find(stem)
-    while at >= 0:
-        if (at == 0 or not window[at - 1].isalpha()) and stem in _chunk_stems(
-            _chunk_at(window, at)
-        ):
-            return True
-        at = window.find(stem, at + 1)
-    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +45,7 @@ class TextProfile:
     def shares(self, stems: frozenset[str]) -> int:
         """How many of ``stems`` (a prompt's content stems) the content words of the answer's
         first `REACH` characters also have."""
-        if not stems:
-            return 0
-        window = self.text[self.lead : self.lead + REACH].lower().replace("’", "'")
-        return sum(1 for stem in stems if _uses(window, stem))
+        return count_used(self.text[self.lead : self.lead + REACH], stems)
 
     def blocks_between(self, start: int, end: int) -> int:
         """List items, numbered steps and code fences whose line begins in [start, end), counted

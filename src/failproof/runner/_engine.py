@@ -53,12 +53,17 @@ class Engine:
     sinks: list[ResultSink] = field(default_factory=list)
     stats: EngineStats = field(default_factory=EngineStats)
     _identity: dict[str, Any] = field(default_factory=dict, init=False)
+    _pending: set[asyncio.Task[None]] = field(default_factory=set, init=False)
+    _finishing: asyncio.Semaphore = field(init=False)
+    _group: asyncio.TaskGroup = field(init=False)
 
     async def run(self, work: Iterable[WorkItem]) -> EngineStats:
         items = iter(work)
         self._identity = self.caller.target.identity()
+        self._finishing = asyncio.Semaphore(max(8, 4 * self.workers))
         try:
             async with asyncio.TaskGroup() as group:
+                self._group = group
                 for _ in range(max(1, self.workers)):
                     group.create_task(self._worker(items))
         except* RunAborted as aborted:
@@ -66,37 +71,50 @@ class Engine:
         return self.stats
 
     async def _worker(self, items: Iterator[WorkItem]) -> None:
+        """Call, hand the answer to a finishing task, and go on with the next call at once."""
         for item in items:
-            await self._one(item)
+            key = cache_key(self._identity, item.case) if self.use_cache else None
+            cached = self.store.cache_get(key) if key is not None else None
+            if cached is not None:
+                self.stats.cache_hits += 1
+                response = cached.model_copy(update={"cached": True})
+            else:
+                response = await self.caller.call(item.case)
+            await self._finishing.acquire()
+            task = self._group.create_task(self._finish(item, response, key, cached is None))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+            if cached is None and self._failed_too_often(response):
+                await asyncio.gather(*self._pending)  # keep every answer already received
+                raise self._abort(response)
 
-    async def _one(self, item: WorkItem) -> None:
-        key = cache_key(self._identity, item.case) if self.use_cache else None
-        cached = self.store.cache_get(key) if key is not None else None
-        if cached is not None:
-            self.stats.cache_hits += 1
-            response = cached.model_copy(update={"cached": True})
-        else:
-            response = await self.caller.call(item.case)
-        result = await self.scoring.score(item.case, response, item.sample)
-        self.store.add_result(self.run_id, result)
-        if key is not None and cached is None:
-            self.store.cache_put(key, response)
-        self.stats.completed += 1
-        for sink in self.sinks:
-            sink(result)
-        if cached is None:
-            self._track_failures(response)
+    async def _finish(
+        self, item: WorkItem, response: Response, key: str | None, fresh: bool
+    ) -> None:
+        """Score, store (committed at once), cache, and tell the sinks."""
+        try:
+            result = await self.scoring.score(item.case, response, item.sample)
+            self.store.add_result(self.run_id, result)
+            if key is not None and fresh:
+                self.store.cache_put(key, response)
+            self.stats.completed += 1
+            for sink in self.sinks:
+                sink(result)
+        finally:
+            self._finishing.release()
 
-    def _track_failures(self, response: Response) -> None:
+    def _failed_too_often(self, response: Response) -> bool:
         if response.error is None:
             self.stats.consecutive_failures = 0
-            return
+            return False
         self.stats.errors += 1
         self.stats.consecutive_failures += 1
         limit = self.max_consecutive_failures
-        if limit and self.stats.consecutive_failures >= limit:
-            raise RunAborted(
-                f"stopped after {limit} failed calls in a row; "
-                f"the target last answered: {response.error}",
-                hint="check the target, its address and key; then resume the run",
-            )
+        return bool(limit) and self.stats.consecutive_failures >= limit
+
+    def _abort(self, response: Response) -> RunAborted:
+        return RunAborted(
+            f"stopped after {self.max_consecutive_failures} failed calls in a row; "
+            f"the target last answered: {response.error}",
+            hint="check the target, its address and key; then resume the run",
+        )

@@ -147,7 +147,7 @@ def _go(
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
-        with _sigterm_cancels(), _event_loop(settings) as loop:
+        with _sigterm_cancels(), asyncio.Runner() as loop:
             return loop.run(_drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run_id, "interrupted")
@@ -169,18 +169,6 @@ def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     if workers <= 0 or not job.scorers:
         return InlineScoring(job.scorers)
     return PoolScoring(settings, job.scorers, workers)
-
-
-def _event_loop(settings: Settings) -> asyncio.Runner:
-    """An asyncio runner on uvloop when it is installed (and not turned off), else asyncio's."""
-    if settings.run.uvloop:
-        try:
-            import uvloop
-        except ImportError:
-            pass
-        else:
-            return asyncio.Runner(loop_factory=uvloop.new_event_loop)
-    return asyncio.Runner()
 
 
 async def _drive(engine: Engine, target: Target, work: Iterator[WorkItem]) -> EngineStats:
