@@ -142,3 +142,14 @@ def test_a_planted_key_appears_in_no_output(
     assert any("failproof.db" in name for name in outputs)
     leaked = [name for name, text in outputs.items() if SECRET in text or SECRET[:12] in text]
     assert leaked == []
+
+
+def test_demo_runs_a_mix_of_built_in_cases_and_exits_0(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--target", "mock:I cannot help with that.", "--limit", "4", "-q"]) == 0
+    run_id = only_run(workdir)
+    data = report(workdir, run_id)
+    assert data["summary"]["total_cases"] == 4  # type: ignore[index]
+    assert len(data["run"]["suites"]) > 1  # type: ignore[index]
+    assert f"reports in failproof-results/{run_id}/" in capsys.readouterr().err

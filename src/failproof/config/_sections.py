@@ -119,7 +119,7 @@ class ProbeSettings(_Section):
 
     patterns: list[str] = Field(
         default_factory=list,
-        description="Signal pattern files that extend the built-in library (a reused id overrides).",
+        description="Signal pattern files extending the built-in library (a reused id overrides).",
     )
     opening_chars: int = Field(
         default=200, ge=1, description="How far into an answer a position: start pattern may begin."
@@ -178,7 +178,7 @@ class ProbeSettings(_Section):
     geometry_threads: int = Field(
         default=1,
         ge=1,
-        description="BLAS / OpenMP threads of the geometry (1: deterministic, no oversubscription).",
+        description="BLAS / OpenMP threads of the geometry (1: deterministic, no oversubscribing).",
     )
 
     @field_validator("severity_weights")

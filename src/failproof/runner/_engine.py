@@ -37,10 +37,11 @@ class EngineStats:
 class Engine:
     """Runs work items with ``workers`` in parallel (the caller's gate may admit fewer).
 
-    Each response is scored by ``scoring``; the result is written to ``store`` (committed at
-    once), put in the response cache when ``use_cache`` and it is not an error, then handed to
-    every sink.
-    ``max_consecutive_failures`` (0 = never) aborts the run with `RunAborted`.
+    A worker calls the target, hands the answer to a finishing task and goes on with its next
+    call at once. The finishing task scores the answer with ``scoring``, writes the result to
+    ``store`` (committed at once), puts it in the response cache when ``use_cache`` and it is
+    not an error, then hands it to every sink. ``max_consecutive_failures`` (0 = never) stops
+    the run with `RunAborted` once the answers already received are stored.
     """
 
     caller: Caller

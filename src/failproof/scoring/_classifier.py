@@ -6,10 +6,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.core import Case, Primary, Response
-from failproof.judgment import judge_refusal
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
+from failproof.scoring._refusal import refusal_verdict
 from failproof.signals import SignalMatcher, SignalScan, matcher_for, scan_response
 
 __all__ = ["FailproofClassifier", "accuracy_of"]
@@ -18,12 +18,6 @@ __all__ = ["FailproofClassifier", "accuracy_of"]
 def accuracy_of(primary: Primary) -> int:
     """FailProof accuracy: 1 for ``pass``, 0 for any other class."""
     return 1 if primary == "pass" else 0
-
-
-def _request(case: Case) -> str:
-    """What the user asked (the last user turn), for the refusal judge's topic check."""
-    users = [m.content for m in case.messages() if m.role == "user"]
-    return users[-1] if users else case.prompt_text()
 
 
 @scorers.register("failproof")
@@ -41,11 +35,10 @@ class FailproofClassifier(Scorer):
         return case.expect is not None
 
     def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:  # noqa: ARG002
-        prompt = _request(case)
         facts = Facts(
             evidence,
             scan=self._scan,
-            judge=lambda text, scan: judge_refusal(text, scan, prompt=prompt),
+            judge=lambda _text, scan: refusal_verdict(case, evidence, scan, self.settings),
         )
         classification = classify(case, facts, self.settings.classifier)
         return {
