@@ -32,7 +32,7 @@ def public_packages() -> list[str]:
 
 
 def _defined_in(module: str | None, package: str) -> bool:
-    """Objects defined in ``package`` or its private modules (imports from elsewhere don't count)."""
+    """Defined in ``package`` or its private modules (imports from elsewhere do not count)."""
     return module is not None and (module == package or module.startswith(package + "."))
 
 

@@ -45,19 +45,6 @@ def _chosen(formats: str | None, settings: Settings) -> list[str]:
     return [f for f in settings.report.formats if f in renderers]
 
 
-def report_output(
-    output: Path | None, formats: str | None, run_id: str, settings: Settings
-) -> Path:
-    """Where the reports go: ``--output``, else the file(s) in ``failproof-results/<run_id>/``."""
-    if output is not None:
-        return output
-    folder = Path(settings.report.output_dir) / run_id
-    chosen = _chosen(formats, settings)
-    if len(chosen) == 1 and renderers.get(chosen[0]).filename:  # one format: name the file
-        return folder / renderers.get(chosen[0]).filename
-    return folder
-
-
 def responses_path(
     output: Path | None, formats: str | None, run_id: str, settings: Settings
 ) -> Path:
@@ -109,9 +96,7 @@ def execute(
             stderr.print(f"failproof: error: {abort}", highlight=False, soft_wrap=True)
             stderr.print(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
-    emit_reports(
-        outcome.report, formats, report_output(output, formats, run_id, settings), settings
-    )
+    emit_reports(outcome.report, formats, output, settings)
     stderr.print(f"wrote {path}", highlight=False)
     return outcome
 

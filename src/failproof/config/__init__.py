@@ -1,12 +1,12 @@
 """Configuration: typed settings, and the precedence of flags, environment and config files."""
 
+from failproof.config._reference import settings_reference
 from failproof.config._sections import (
     ClassifierSettings,
     ProbeSettings,
     ReportSettings,
     RunSettings,
 )
-from failproof.config._reference import settings_reference
 from failproof.config._settings import Settings, find_config_file, load_settings
 
 __all__ = [

@@ -29,7 +29,9 @@ def _rows(model: type[BaseModel], prefix: str, env: str) -> list[str]:
             rows.extend(_rows(annotation, f"{prefix}{name}.", f"{env}{name.upper()}__"))
             continue
         description = (info.description or "").replace("|", "\\|")
-        rows.append(f"| `{prefix}{name}` | `{env}{name.upper()}` | {_default(info)} | {description} |")
+        rows.append(
+            f"| `{prefix}{name}` | `{env}{name.upper()}` | {_default(info)} | {description} |"
+        )
     return rows
 
 
