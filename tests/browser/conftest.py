@@ -36,7 +36,7 @@ def chromium_path() -> str | None:
     return wanted if Path(wanted).is_file() else shutil.which(wanted)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip(
         "playwright.sync_api",

@@ -15,6 +15,8 @@ __all__ = ["describe_clusters", "entropy", "mutual_information"]
 
 _TOP_TERMS = 8
 _EXAMPLES = 3
+#: Tag tokens of each case's document; clusters report these as dominant category etc. instead.
+_TAG_PREFIXES = ("category_", "severity_", "outcome_", "risk_")
 
 
 def entropy(labels: Sequence[object]) -> float:
@@ -63,9 +65,20 @@ def describe_clusters(
     tfidf: Any,
     terms: NDArray[np.object_],
 ) -> list[dict[str, Any]]:
-    """Each cluster's size, top TF-IDF terms, dominant category, failure rate and examples."""
+    """Each cluster's size, distinctive terms, dominant category, failure rate and examples.
+
+    A cluster's ``top_terms`` are the terms whose mean TF-IDF in the cluster most exceeds their
+    mean over all cases (with one cluster: the heaviest terms), leaving out the tag tokens
+    (``category_*``, ``severity_*``, ...) that the other fields already report, so that wording
+    every case shares, such as the explanation's template, does not crowd out what sets the
+    cluster apart.
+    """
     k = int(clusters.max()) + 1 if len(clusters) else 0
     term_means = _mean_tfidf(tfidf, clusters, k)
+    if k > 1:
+        term_means = term_means - np.asarray(tfidf.mean(axis=0)).ravel()[None, :]
+    tags = np.array([_is_tag(str(t)) for t in terms], dtype=bool)
+    term_means[:, tags] = 0.0
     groups: dict[int, list[GeometryCase]] = {}
     for case, label in zip(cases, clusters.tolist(), strict=True):
         groups.setdefault(label, []).append(case)
@@ -73,6 +86,10 @@ def describe_clusters(
         _describe(cluster, groups[cluster], len(cases), term_means[cluster], terms)
         for cluster in sorted(groups)
     ]
+
+
+def _is_tag(term: str) -> bool:
+    return any(token.startswith(_TAG_PREFIXES) for token in term.split())
 
 
 def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.floating]:
