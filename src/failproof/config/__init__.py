@@ -7,7 +7,7 @@ from failproof.config._sections import (
     ReportSettings,
     RunSettings,
 )
-from failproof.config._settings import Settings, find_config_file, load_settings
+from failproof.config._settings import Settings, deep_merge, find_config_file, load_settings
 
 __all__ = [
     "ClassifierSettings",
@@ -15,6 +15,7 @@ __all__ = [
     "ReportSettings",
     "RunSettings",
     "Settings",
+    "deep_merge",
     "find_config_file",
     "load_settings",
     "settings_reference",

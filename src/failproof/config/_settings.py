@@ -25,7 +25,7 @@ from failproof.config._sections import (
 )
 from failproof.errors import ConfigError
 
-__all__ = ["Settings", "find_config_file", "load_settings"]
+__all__ = ["Settings", "deep_merge", "find_config_file", "load_settings"]
 
 
 class Settings(BaseSettings):
@@ -89,11 +89,12 @@ def _file_values(path: Path) -> dict[str, Any]:
     return data
 
 
-def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+def deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """``top`` over ``base``; nested mappings merge key by key."""
     out = dict(base)
     for key, value in top.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _deep_merge(out[key], value)
+            out[key] = deep_merge(out[key], value)
         else:
             out[key] = value
     return out
@@ -116,7 +117,7 @@ def load_settings(
     try:
         env_only = Settings()  # environment over defaults
         env_values = env_only.model_dump(exclude_unset=True)
-        merged = _deep_merge(_deep_merge(file_values, env_values), flags)
+        merged = deep_merge(deep_merge(file_values, env_values), flags)
         return Settings(**merged)
     except ValidationError as exc:
         first = exc.errors()[0]

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from failproof.config import deep_merge
 from failproof.errors import ConfigError
 from failproof.safe._config import SafeConfig
 from failproof.safe._jsonc import strip_json_comments
@@ -125,16 +126,6 @@ def _file_values(path: Path) -> dict[str, Any]:
     return data
 
 
-def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in top.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in values.items():
@@ -183,7 +174,7 @@ def load_safe_config(
     env_values = _env_values(env)
     flag_values = _drop_none(flags or {})
     defaults = SafeConfig().model_dump(mode="json", by_alias=True)
-    merged = _deep_merge(_deep_merge(_deep_merge(defaults, file_values), env_values), flag_values)
+    merged = deep_merge(deep_merge(deep_merge(defaults, file_values), env_values), flag_values)
     try:
         return SafeConfig.model_validate(merged)
     except ValidationError as exc:
