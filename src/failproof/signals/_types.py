@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = ["SignalHit", "SignalKind", "SignalPosition", "SignalScan"]
 
@@ -11,12 +10,13 @@ SignalKind = Literal["safe", "unsafe"]
 SignalPosition = Literal["anywhere", "start"]
 
 
-@dataclass(frozen=True, slots=True)
-class SignalHit:
+class SignalHit(NamedTuple):
     """One pattern that matched, with where it matched (character offsets into the text).
 
     ``start`` / ``end`` are the leftmost match of the pattern; a pattern is reported once per text
     however often it occurs. ``position``, ``register`` and ``lang`` are copied from the pattern.
+    Immutable; a named tuple because the scan builds one per match on the hot path (three times
+    cheaper to create than a frozen dataclass).
     """
 
     id: str
@@ -31,8 +31,7 @@ class SignalHit:
     lang: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SignalScan:
+class SignalScan(NamedTuple):
     """Every pattern that matched one response, in order of position.
 
     ``opening_end`` is the character offset where the answer's opening ends: patterns whose
