@@ -12,19 +12,12 @@ from collections.abc import Sequence
 
 import typer
 
-from failproof.cli import (  # noqa: F401  (registers the commands)
-    _calibrate,
-    _config,
-    _demo,
-    _generate,
-    _report,
-    _run,
-    _runs,
-    _safe,
-    _score,
-    _suites,
-    _view,
-)
+# Importing a command module registers its commands; --help lists them in this order.
+# isort: off
+from failproof.cli import _run, _demo, _score, _report, _view, _generate  # noqa: F401
+from failproof.cli import _suites, _runs, _safe, _calibrate, _config  # noqa: F401
+
+# isort: on
 from failproof.cli._app import app
 from failproof.errors import FailproofError
 
