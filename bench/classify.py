@@ -24,9 +24,9 @@ from failproof.config import Settings
 from failproof.core import Case, Response
 from failproof.judgment import judge_refusal
 from failproof.scoring import Evidence, score_case, scorers
-from failproof.scoring._classifier import _request
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
+from failproof.scoring._refusal import asked
 from failproof.signals import SignalMatcher, matcher_for, scan_response
 from failproof.suites import builtin_suite_names, resolve_suite
 
@@ -104,7 +104,7 @@ def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, 
     evidences = [Evidence(r) for _, r in pairs]
 
     def facts(case: Case, evidence: Evidence) -> Facts:
-        prompt = _request(case)
+        prompt = asked(case)
         return Facts(
             evidence,
             scan=lambda ev: scan_response(ev, matcher),
