@@ -1,4 +1,4 @@
-"""Benchmarks and scripts are not run by the tests, but what they import from failproof must exist."""
+"""Benchmarks and scripts are not run by the tests; what they import from failproof must exist."""
 
 from __future__ import annotations
 
