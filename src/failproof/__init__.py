@@ -3,8 +3,11 @@
 The library API; the ``failproof`` command is a thin layer over it::
 
     import failproof
+
     settings = failproof.load_settings()
-    outcome = failproof.score_responses("responses.jsonl", ["injection"], settings=settings)
+    with failproof.Store(settings.db_path) as store:
+        request = failproof.RunRequest(suites=("injection",), target="mock:I can't help.")
+        outcome = failproof.start_run(request, settings=settings, store=store)
     print(outcome.report.summary["overall_run_score"])
 """
 
@@ -12,7 +15,14 @@ from failproof.config import Settings, load_settings
 from failproof.core import Case, CaseResult, Response, Run, Suite
 from failproof.errors import FailproofError
 from failproof.report import Report, build_report, exit_code, write_reports
-from failproof.runner import ScoreOutcome, score_responses
+from failproof.runner import (
+    RunOutcome,
+    RunRequest,
+    ScoreOutcome,
+    resume_run,
+    score_responses,
+    start_run,
+)
 from failproof.store import Store
 from failproof.suites import load_suite, load_suites, resolve_suite
 from failproof.targets import Target, create_target
@@ -26,6 +36,8 @@ __all__ = [
     "Report",
     "Response",
     "Run",
+    "RunOutcome",
+    "RunRequest",
     "ScoreOutcome",
     "Settings",
     "Store",
@@ -39,6 +51,8 @@ __all__ = [
     "load_suite",
     "load_suites",
     "resolve_suite",
+    "resume_run",
     "score_responses",
+    "start_run",
     "write_reports",
 ]
