@@ -7,7 +7,13 @@ from failproof.config._sections import (
     ReportSettings,
     RunSettings,
 )
-from failproof.config._settings import Settings, deep_merge, find_config_file, load_settings
+from failproof.config._settings import (
+    Settings,
+    deep_merge,
+    drop_none,
+    find_config_file,
+    load_settings,
+)
 
 __all__ = [
     "ClassifierSettings",
@@ -16,6 +22,7 @@ __all__ = [
     "RunSettings",
     "Settings",
     "deep_merge",
+    "drop_none",
     "find_config_file",
     "load_settings",
     "settings_reference",

@@ -25,7 +25,7 @@ from failproof.config._sections import (
 )
 from failproof.errors import ConfigError
 
-__all__ = ["Settings", "deep_merge", "find_config_file", "load_settings"]
+__all__ = ["Settings", "deep_merge", "drop_none", "find_config_file", "load_settings"]
 
 
 class Settings(BaseSettings):
@@ -113,7 +113,7 @@ def load_settings(
     """
     path = config_file or find_config_file(cwd or Path.cwd())
     file_values = _file_values(path) if path else {}
-    flags = _drop_none(overrides or {})
+    flags = drop_none(overrides or {})
     try:
         env_only = Settings()  # environment over defaults
         env_values = env_only.model_dump(exclude_unset=True)
@@ -129,11 +129,12 @@ def load_settings(
         ) from None
 
 
-def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
+def drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` without its None leaves (and without mappings left empty): unset flags."""
     out: dict[str, Any] = {}
     for key, value in values.items():
         if isinstance(value, Mapping):
-            inner = _drop_none(value)
+            inner = drop_none(value)
             if inner:
                 out[key] = inner
         elif value is not None:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from failproof.config import deep_merge
+from failproof.config import deep_merge, drop_none
 from failproof.errors import ConfigError
 from failproof.safe._config import SafeConfig
 from failproof.safe._jsonc import strip_json_comments
@@ -126,18 +126,6 @@ def _file_values(path: Path) -> dict[str, Any]:
     return data
 
 
-def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, Mapping):
-            inner = _drop_none(value)
-            if inner:
-                out[key] = inner
-        elif value is not None:
-            out[key] = value
-    return out
-
-
 def _has_path(values: Mapping[str, Any], path: tuple[str, ...]) -> bool:
     node: Any = values
     for key in path:
@@ -172,7 +160,7 @@ def load_safe_config(
     path = _config_path(config_file, env, cwd or Path.cwd())
     file_values = _file_values(path) if path is not None else {}
     env_values = _env_values(env)
-    flag_values = _drop_none(flags or {})
+    flag_values = drop_none(flags or {})
     defaults = SafeConfig().model_dump(mode="json", by_alias=True)
     merged = deep_merge(deep_merge(deep_merge(defaults, file_values), env_values), flag_values)
     try:
