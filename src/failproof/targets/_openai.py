@@ -205,12 +205,17 @@ class OpenAITarget(Target):
 @targets.register("openai")
 def _openai_factory(argument: str, options: Mapping[str, Any]) -> Target:
     """OpenAI-compatible chat completions over aiohttp: ``openai:MODEL``."""
-    if not argument:
-        raise TargetError("openai needs a model: --target openai:gpt-4o-mini")
-    return OpenAITarget(
-        argument,
-        openai_connection(options),
-        params=options.get("params") or {},
-        concurrency=int(options.get("concurrency", 8)),
-        timeout_s=float(options.get("timeout_s", 60.0)),
-    )
+    return OpenAITarget(**openai_target_args("openai", argument, options))
+
+
+def openai_target_args(scheme: str, model: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments both OpenAI-compatible targets take, from a spec's model and options."""
+    if not model:
+        raise TargetError(f"{scheme} needs a model: --target {scheme}:gpt-4o-mini")
+    return {
+        "model": model,
+        "connection": openai_connection(options),
+        "params": options.get("params") or {},
+        "concurrency": int(options.get("concurrency", 8)),
+        "timeout_s": float(options.get("timeout_s", 60.0)),
+    }

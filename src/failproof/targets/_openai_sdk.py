@@ -18,7 +18,7 @@ from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import (
     OpenAIConnection,
     chat_messages,
-    openai_connection,
+    openai_target_args,
     public_url,
 )
 
@@ -161,13 +161,7 @@ def _limits(concurrency: int) -> Any:
 @targets.register("openai-sdk")
 def _openai_sdk_factory(argument: str, options: Mapping[str, Any]) -> Target:
     """OpenAI-compatible chat completions through the official SDK: ``openai-sdk:MODEL``."""
-    if not argument:
-        raise TargetError("openai-sdk needs a model: --target openai-sdk:gpt-4o-mini")
     return OpenAISDKTarget(
-        argument,
-        openai_connection(options),
-        params=options.get("params") or {},
-        concurrency=int(options.get("concurrency", 8)),
-        timeout_s=float(options.get("timeout_s", 60.0)),
+        **openai_target_args("openai-sdk", argument, options),
         http_client=str(options.get("http_client", "aiohttp")),
     )
