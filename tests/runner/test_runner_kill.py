@@ -20,7 +20,14 @@ from failproof.store import Store
 N = 16
 
 
-def start(fake: FakeOpenAI, tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+def ignore_sigint() -> None:
+    """What a shell does to a command it starts in the background (``cmd &``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start(
+    fake: FakeOpenAI, tmp_path: Path, *args: str, sigint_ignored: bool = False
+) -> subprocess.Popen[str]:
     env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
     env.pop("OPENAI_BASE_URL", None)
     return subprocess.Popen(
@@ -31,6 +38,7 @@ def start(fake: FakeOpenAI, tmp_path: Path, *args: str) -> subprocess.Popen[str]
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, like a command in a terminal
+        preexec_fn=ignore_sigint if sigint_ignored else None,
     )
 
 
@@ -54,12 +62,14 @@ def wait_for_results(tmp_path: Path, count: int, process: subprocess.Popen[str])
         time.sleep(0.02)
 
 
-def begin(fake: FakeOpenAI, tmp_path: Path, concurrency: int = 2) -> subprocess.Popen[str]:
+def begin(
+    fake: FakeOpenAI, tmp_path: Path, concurrency: int = 2, sigint_ignored: bool = False
+) -> subprocess.Popen[str]:
     fake.default = Answer(delay_s=0.15 * concurrency / 2)
     path = write_suite(tmp_path / "s.yaml", "s", numbered_cases(N * concurrency // 2))
     args = [str(path), "--target", "openai:m", "--base-url", fake.base_url]
     args += ["-c", str(concurrency)]
-    process = start(fake, tmp_path, *args)
+    process = start(fake, tmp_path, *args, sigint_ignored=sigint_ignored)
     wait_for_results(tmp_path, 4, process)
     return process
 
@@ -101,10 +111,17 @@ def test_sigkill_mid_run_then_resume_calls_no_finished_case_again(
         pytest.param(16, id="scoring-in-worker-processes"),
     ],
 )
+@pytest.mark.parametrize(
+    "sigint_ignored",
+    [
+        pytest.param(False, id="from-a-terminal"),
+        pytest.param(True, id="started-in-the-background"),
+    ],
+)
 def test_ctrl_c_stops_cleanly_and_prints_the_resume_command(
-    fake_openai: FakeOpenAI, tmp_path: Path, concurrency: int
+    fake_openai: FakeOpenAI, tmp_path: Path, concurrency: int, sigint_ignored: bool
 ) -> None:
-    process = begin(fake_openai, tmp_path, concurrency)
+    process = begin(fake_openai, tmp_path, concurrency, sigint_ignored)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
     _, err = process.communicate(timeout=30)
     run_id = stored(tmp_path)[0][0]

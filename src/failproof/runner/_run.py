@@ -147,7 +147,7 @@ def _go(
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
-        with _sigterm_cancels(), asyncio.Runner() as loop:
+        with _stop_signals_cancel(), asyncio.Runner() as loop:
             return loop.run(_drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run_id, "interrupted")
@@ -230,14 +230,20 @@ def _engine(
 
 
 @contextmanager
-def _sigterm_cancels() -> Iterator[None]:
-    """Turn SIGTERM into the same clean stop as Ctrl-C while the run goes."""
+def _stop_signals_cancel() -> Iterator[None]:
+    """Ctrl-C and SIGTERM both stop the run cleanly while it goes.
+
+    Both handlers are installed: a shell that starts us in the background hands SIGINT down as
+    ignored, and a run must still stop on Ctrl-C (or ``kill -INT``) there.
+    """
+    stops = (signal.SIGINT, signal.SIGTERM)
     try:
-        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        previous = {sig: signal.signal(sig, signal.default_int_handler) for sig in stops}
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
