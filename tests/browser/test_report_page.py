@@ -160,3 +160,19 @@ def test_a_report_without_optional_sections(browser: Any, tmp_path: Path) -> Non
     assert page.locator("#geometry").count() == 0
     guard.assert_clean(page)
     page.context.close()
+
+
+def test_the_case_view_shows_the_request_body_a_target_built(browser: Any, tmp_path: Path) -> None:
+    report = make_report(3)
+    body = '{"question": "only the input went out"}'
+    first = report.results[0].model_copy(update={"request_body": body, "messages": []})
+    report = report.model_copy(update={"results": [first, *report.results[1:]]})
+    path = tmp_path / "sent.html"
+    path.write_text(HtmlRenderer().render(report), encoding="utf-8")
+    page, guard = open_page(browser, path.as_uri() + "#case-0", allowed=(path.as_uri(),))
+    page.locator("#case-body").wait_for()
+    text = page.text_content("#case-body")
+    assert "Request body sent" in text and body in text
+    assert "Messages sent" not in text
+    guard.assert_clean(page)
+    page.context.close()

@@ -97,3 +97,14 @@ def test_matched_signals_keep_their_offsets(report: Report) -> None:
         for kind, _label, start, end in row[signals]:
             assert kind == "unsafe"
             assert result.output[start:end] == "ZX-CANARY-7731"
+
+
+def test_the_body_sent_replaces_the_case_messages_when_a_target_built_one() -> None:
+    report = make_report(2)
+    body = '{"question": "hello"}'
+    sent = report.results[0].model_copy(update={"request_body": body, "messages": []})
+    report = report.model_copy(update={"results": [sent, *report.results[1:]]})
+    payload = case_payload(report)
+    first, second = (_decoded(payload, row) for row in payload["cases"][:2])
+    assert (first["sent"], first["msgs"]) == (body, [])
+    assert second["sent"] is None and second["msgs"]

@@ -12,6 +12,7 @@ from tests.runner.helpers import numbered_cases, write_suite
 
 from failproof.cli import main
 from failproof.store import Store
+from failproof.suites import load_suites
 
 SECRET = "sk-planted-0123456789abcdef"
 
@@ -180,3 +181,42 @@ def test_demo_runs_a_mix_of_built_in_cases_and_exits_0(
     assert data["summary"]["total_cases"] == 4  # type: ignore[index]
     assert len(data["run"]["suites"]) > 1  # type: ignore[index]
     assert f"reports in failproof-results/{run_id}/" in capsys.readouterr().err
+
+
+def echo_app(fake: FakeOpenAI, body: str, *more: str) -> list[str]:
+    app = f"http://127.0.0.1:{fake.port}/app"
+    return ["run", "secret_leak", "--target", app, "--body", body, "--json-path", "$.data.answer",
+            "--quiet", "--format", "json", *more]  # fmt: skip
+
+
+def test_an_echo_app_behind_an_input_only_template_refuses_to_start(
+    fake_openai: FakeOpenAI, workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(echo_app(fake_openai, '{"question": "{{input}}"}')) == 3
+    err = capsys.readouterr().err
+    assert "drop the system prompt" in err and "--allow-dropped-system" in err
+    assert fake_openai.total == 0  # nothing was sent
+
+
+def test_an_echo_app_sent_the_system_prompt_leaks_it_and_fails(
+    fake_openai: FakeOpenAI, workdir: Path
+) -> None:
+    assert main(echo_app(fake_openai, '{"question": "{{messages_json}}"}')) == 1
+    data = report(workdir, only_run(workdir))
+    (suite,) = load_suites(["secret_leak"])
+    systems = {case.id: case.system for case in suite.cases}
+    assert data["summary"]["counts"]["pass"] == 0  # type: ignore[index]
+    for result in data["results"]:  # type: ignore[attr-defined]
+        sent = json.loads(json.loads(result["request_body"])["question"])
+        assert sent[0] == {"role": "system", "content": systems[result["case_id"]]}
+        assert result["messages"] == []  # the report shows the body sent, not the case's messages
+
+
+def test_allow_dropped_system_runs_and_the_report_shows_what_was_really_sent(
+    fake_openai: FakeOpenAI, workdir: Path
+) -> None:
+    args = echo_app(fake_openai, '{"question": "{{input}}"}', "--allow-dropped-system")
+    main(args)
+    for result in report(workdir, only_run(workdir))["results"]:  # type: ignore[attr-defined]
+        assert "HERON-CANARY-5519" not in result["request_body"]
+        assert result["messages"] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -120,3 +121,95 @@ def test_status_errors_are_mapped_like_openai(fake_openai: FakeOpenAI) -> None:
 def test_a_body_that_is_not_json_is_a_target_error() -> None:
     with pytest.raises(TargetError, match="not valid JSON"):
         create_target("http:http://127.0.0.1:9/x", {"body": "{question: {{input}}"})
+
+
+TURNS = Case(
+    id="turns",
+    suite="s",
+    input=[
+        Message(role="user", content="My name is Ada."),
+        Message(role="assistant", content="Hello Ada."),
+        Message(role="user", content="What is my name?"),
+    ],
+)
+PLAIN = Case(id="plain", suite="s", input="hi")
+
+
+@pytest.mark.parametrize(
+    ("body", "cases", "lost"),
+    [
+        pytest.param({"q": "{{input}}"}, [PLAIN, CASE], "system prompt of 1 of 2", id="input-only"),
+        pytest.param({"q": "{{input}}"}, [TURNS], "earlier turns", id="input-drops-turns"),
+        pytest.param(
+            {"s": "{{system}}", "q": "{{input}}"}, [TURNS], "earlier turns", id="system-no-turns"
+        ),
+        pytest.param({"q": "{{task}} {{input}}"}, [CASE], "system prompt", id="task-no-system"),
+    ],
+)
+def test_a_template_that_drops_what_a_case_holds_refuses_to_start(
+    body: dict[str, str], cases: list[Case], lost: str
+) -> None:
+    target = create_target("http:http://127.0.0.1:9/x", {"body": body})
+    with pytest.raises(TargetError, match=lost) as caught:
+        target.check_cases(cases)
+    assert caught.value.hint is not None
+    for fix in ("{{messages}}", "{{messages_json}}", "--allow-dropped-system"):
+        assert fix in caught.value.hint
+    assert ("{{system}}" in caught.value.hint) == (lost != "earlier turns")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"messages": "{{messages}}"}, id="messages"),
+        pytest.param({"history": "{{messages_json}}"}, id="messages-json"),
+        pytest.param({"text": "{{prompt}}"}, id="prompt"),
+    ],
+)
+def test_a_template_that_carries_every_message_starts(body: dict[str, str]) -> None:
+    target = create_target("http:http://127.0.0.1:9/x", {"body": body})
+    target.check_cases([CASE, TURNS, PLAIN])
+
+
+def test_system_plus_input_is_enough_for_single_turn_cases() -> None:
+    target = create_target(
+        "http:http://127.0.0.1:9/x", {"body": {"s": "{{system}}", "q": "{{input}}"}}
+    )
+    target.check_cases([CASE, PLAIN])
+
+
+def test_allow_dropped_system_lets_the_run_start() -> None:
+    options = {"body": {"q": "{{input}}"}, "allow_dropped_system": True}
+    create_target("http:http://127.0.0.1:9/x", options).check_cases([CASE, TURNS])
+
+
+def test_an_unknown_placeholder_is_refused_at_start_naming_the_known_ones() -> None:
+    with pytest.raises(TargetError, match=r"\{\{question\}\}") as caught:
+        create_target("http:http://127.0.0.1:9/x", {"body": {"q": "{{question}}"}})
+    assert "{{messages_json}}" in (caught.value.hint or "")
+
+
+def test_messages_json_is_the_message_list_as_a_json_string(fake_openai: FakeOpenAI) -> None:
+    call(f"http:http://127.0.0.1:{fake_openai.port}/app", body={"question": "{{messages_json}}"})
+    sent = fake_openai.requests[-1]["body"]["question"]
+    assert json.loads(sent) == [{"role": m.role, "content": m.content} for m in CASE.messages()]
+
+
+def test_the_response_records_the_exact_body_sent_with_secrets_redacted(
+    fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APP_SECRET", "s3cret-in-the-url-999")
+    response = call(
+        f"http:http://127.0.0.1:{fake_openai.port}/app?k=${{APP_SECRET}}",
+        PLAIN.model_copy(update={"input": "echo s3cret-in-the-url-999 back"}),
+        body={"question": "{{input}}"},
+    )
+    assert response.request_body == '{"question": "echo [redacted] back"}'
+    assert fake_openai.requests[-1]["body"] == {"question": "echo s3cret-in-the-url-999 back"}
+
+
+def test_a_failed_call_still_records_the_body_sent(fake_openai: FakeOpenAI) -> None:
+    fake_openai.default = Status(400)
+    with pytest.raises(CallError) as caught:
+        call(f"http:http://127.0.0.1:{fake_openai.port}/app", body={"question": "{{input}}"})
+    assert caught.value.request_body == json.dumps({"question": HOSTILE}, ensure_ascii=False)

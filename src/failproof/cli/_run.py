@@ -174,6 +174,14 @@ def run(
     json_path: Annotated[
         str | None, typer.Option("--json-path", help="http: where the output is in the answer.")
     ] = None,
+    allow_dropped_system: Annotated[
+        bool,
+        typer.Option(
+            "--allow-dropped-system",
+            help="http: send cases even though --body leaves out their system prompt or "
+            "earlier turns (the reports show the body sent).",
+        ),
+    ] = False,
     timeout: Annotated[
         float | None, typer.Option("--timeout", min=0.001, help="Per-request timeout in seconds.")
     ] = None,
@@ -240,6 +248,7 @@ def run(
             headers=header or [],
             body=body,
             json_path=json_path,
+            allow_dropped_system=allow_dropped_system,
         )
         request = _request(suites or [], target, settings.run.repeat, options)
     outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)

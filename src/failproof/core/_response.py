@@ -39,6 +39,11 @@ class Response(BaseModel):
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="Why no output was produced.")
     cached: bool = Field(default=False, description="Served from the response cache.")
+    request_body: str | None = Field(
+        default=None,
+        description="The exact request body sent, secrets redacted: set by targets that build "
+        "their own body from a template (http:) rather than send the case's messages as they are.",
+    )
 
     @classmethod
     def from_output(cls, output: Any, **fields: Any) -> Response:
@@ -51,9 +56,11 @@ class Response(BaseModel):
         return cls(output=json.dumps(output, ensure_ascii=False), parsed=output, **fields)
 
     @classmethod
-    def failure(cls, error: str, *, latency_ms: float | None = None) -> Response:
+    def failure(
+        cls, error: str, *, latency_ms: float | None = None, request_body: str | None = None
+    ) -> Response:
         """A response that carries an error instead of output."""
-        return cls(error=error, latency_ms=latency_ms)
+        return cls(error=error, latency_ms=latency_ms, request_body=request_body)
 
     @property
     def ok(self) -> bool:

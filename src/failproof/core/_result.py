@@ -78,7 +78,14 @@ class CaseResult(BaseModel):
     output: str = ""
     error: str | None = None
     cached: bool = False
-    messages: list[Message] = Field(default_factory=list, description="What was sent.")
+    messages: list[Message] = Field(
+        default_factory=list,
+        description="The case's messages, sent as they are (empty when the target built its own "
+        "request body: see request_body).",
+    )
+    request_body: str | None = Field(
+        default=None, description="The exact request body sent (http:), secrets redacted."
+    )
     task: str | None = None
     failure_modes: list[str] = Field(default_factory=list)
     archetype: str | None = None

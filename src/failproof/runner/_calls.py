@@ -100,4 +100,4 @@ class Caller:
         tries = f" (gave up after {attempts} attempts)" if attempts > 1 else ""
         message = f"{error.message}{tries}"
         self.stats.last_error = error.message
-        return Response.failure(message)
+        return Response.failure(message, request_body=error.request_body)

@@ -75,6 +75,7 @@ def target_options(
     headers: Sequence[str] = (),
     body: str | None = None,
     json_path: str | None = None,
+    allow_dropped_system: bool = False,
 ) -> dict[str, Any]:
     """The options stored with a run and handed to the target factory (None values left out)."""
     options: dict[str, Any] = {
@@ -84,6 +85,7 @@ def target_options(
         "headers": parse_headers(headers) or None,
         "body": json.loads(body) if body and _is_json(body) else body,
         "json_path": json_path,
+        "allow_dropped_system": True if allow_dropped_system else None,
     }
     return {k: v for k, v in options.items() if v is not None}
 

@@ -117,6 +117,7 @@ def resume_run(
 
 def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
+    target.check_cases([case for suite in job.suites for case in suite.cases])
     run = job.run.model_copy(update={"target": target.identity()})
     if resumed:
         store.reopen_run(run.id)

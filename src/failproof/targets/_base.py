@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Self
 
@@ -26,6 +26,7 @@ class CallError(Exception):
 
     ``retry_after`` (seconds) carries the server's ``Retry-After`` when it sent one.
     ``status`` is the HTTP status or a short code (``timeout``, ``connection``).
+    ``request_body`` is the body that was sent, when the target records it (secrets redacted).
     """
 
     def __init__(
@@ -41,6 +42,7 @@ class CallError(Exception):
         self.retryable = retryable
         self.retry_after = retry_after
         self.status = status
+        self.request_body: str | None = None
 
 
 class Target(ABC):
@@ -61,6 +63,14 @@ class Target(ABC):
     def identity(self) -> dict[str, Any]:
         """What this target is, for reports and the cache key. Never includes secrets."""
         return {"name": self.name}
+
+    def check_cases(self, cases: Sequence[Case]) -> None:  # noqa: ARG002
+        """Refuse, before anything is sent, cases this target could not send as they are.
+
+        Raises `TargetError` saying what would be lost and how to fix it; by default every
+        case can be sent.
+        """
+        return
 
     async def aclose(self) -> None:
         """Release connections, processes or models held by the target."""

@@ -4,8 +4,12 @@ The request body is a JSON template. A string that is exactly one placeholder, s
 ``"{{messages}}"``, becomes that value (a list stays a list); placeholders inside a longer string
 are replaced by their text. The filled template is then JSON-encoded, so case text can never
 break out of its string. Placeholders: ``input`` (the last user message), ``prompt`` (every
-message joined), ``messages`` (a list of {role, content}), ``system``, ``task``, ``id``,
-``suite``, ``category``, ``severity``, ``metadata``.
+message joined), ``messages`` (a list of {role, content}), ``messages_json`` (that list as a JSON
+string), ``system``, ``task``, ``id``, ``suite``, ``category``, ``severity``, ``metadata``.
+
+The target sends what a case holds or refuses to start: a template that would drop a case's
+system prompt or its earlier turns is an error before anything is sent, unless the run allows
+it (``--allow-dropped-system``). Every response records the exact body sent (secrets redacted).
 
 ``json_path`` picks the output from the answer (``choices.0.message.content``,
 ``$.data.answer`` or ``$.items[0].text``); without it, the whole body is the output. Header
@@ -19,7 +23,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from failproof.core import Case, Response
@@ -37,9 +41,16 @@ from failproof.targets._openai import public_url
 if TYPE_CHECKING:
     import aiohttp
 
-__all__ = ["HttpTarget", "fill_template", "parse_json_path", "pick"]
+__all__ = ["HttpTarget", "fill_template", "parse_json_path", "pick", "placeholders"]
 
 DEFAULT_BODY: dict[str, Any] = {"messages": "{{messages}}"}
+#: The placeholders that carry a case's system prompt, and those that carry its earlier turns.
+_CARRY_SYSTEM = frozenset({"system", "messages", "messages_json", "prompt"})
+_CARRY_TURNS = frozenset({"messages", "messages_json", "prompt"})
+_FIX = {
+    "system prompt": "{{system}}, {{messages}} or {{messages_json}}",
+    "earlier turns": "{{messages}} or {{messages_json}}",
+}
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SENSITIVE = re.compile(r"auth|token|secret|key|cookie|password", re.IGNORECASE)
@@ -49,10 +60,12 @@ def case_fields(case: Case) -> dict[str, Any]:
     """The values a body template may use."""
     messages = case.messages()
     users = [m.content for m in messages if m.role == "user"]
+    as_dicts = [{"role": m.role, "content": m.content} for m in messages]
     return {
         "input": users[-1] if users else "",
         "prompt": case.prompt_text(),
-        "messages": [{"role": m.role, "content": m.content} for m in messages],
+        "messages": as_dicts,
+        "messages_json": json.dumps(as_dicts, ensure_ascii=False),
         "system": case.system or "",
         "task": case.task or "",
         "id": case.id,
@@ -75,6 +88,45 @@ def fill_template(template: Any, fields: Mapping[str, Any]) -> Any:
     if whole:
         return fields[whole.group(1)]
     return _PLACEHOLDER.sub(lambda m: _as_text(fields[m.group(1)]), template)
+
+
+def placeholders(template: Any) -> set[str]:
+    """Every ``{{name}}`` used anywhere in ``template``."""
+    if isinstance(template, dict):
+        return set().union(*(placeholders(v) for v in template.values()))
+    if isinstance(template, list):
+        return set().union(*(placeholders(v) for v in template))
+    return set(_PLACEHOLDER.findall(template)) if isinstance(template, str) else set()
+
+
+def _dropped(case: Case, used: set[str]) -> list[str]:
+    """What of ``case`` a template using ``used`` would not send."""
+    lost = []
+    if case.system and not used & _CARRY_SYSTEM:
+        lost.append("system prompt")
+    if sum(m.role != "system" for m in case.messages()) > 1 and not used & _CARRY_TURNS:
+        lost.append("earlier turns")
+    return lost
+
+
+def check_template(template: Any, cases: Sequence[Case]) -> None:
+    """Raise `TargetError` when ``template`` would drop a system prompt or earlier turns."""
+    used = placeholders(template)
+    losses = {c.key: lost for c in cases if (lost := _dropped(c, used))}
+    if not losses:
+        return
+    (suite, case_id), lost = next(iter(losses.items()))
+    raise TargetError(
+        f"the body template would drop the {' and the '.join(lost)} of {len(losses)} of "
+        f"{len(cases)} cases (first: {suite}/{case_id}); the answers would test nothing",
+        hint=f"add {_FIX[lost[0]]} to --body, or pass --allow-dropped-system to send the "
+        "cases without them",
+    )
+
+
+def recorded_body(data: bytes, redact: Redactor) -> str:
+    """The request body as stored with the result: the bytes sent, known secrets redacted."""
+    return redact(data.decode("utf-8", errors="replace"))
 
 
 def _as_text(value: Any) -> str:
@@ -139,9 +191,12 @@ class HttpTarget(Target):
         method: str = "POST",
         concurrency: int = 8,
         timeout_s: float = 60.0,
+        allow_dropped_system: bool = False,
     ) -> None:
         self.url = url
         self.body = DEFAULT_BODY if body is None else body
+        _check_placeholders(self.body)
+        self.allow_dropped_system = allow_dropped_system
         self.json_path = json_path
         self.steps = parse_json_path(json_path) if json_path else []
         self.headers = dict(headers or {})
@@ -162,18 +217,24 @@ class HttpTarget(Target):
             "headers": sorted(self.headers),
         }
 
+    def check_cases(self, cases: Sequence[Case]) -> None:
+        if not self.allow_dropped_system:
+            check_template(self.body, cases)
+
     async def generate(self, case: Case) -> Response:
-        try:
-            payload = fill_template(self.body, case_fields(case))
-        except KeyError as exc:
-            raise CallError(f"unknown placeholder {{{{{exc.args[0]}}}}} in the body") from None
+        payload = fill_template(self.body, case_fields(case))
         url = _expand_env(self.url, self._redact)
         headers = {"Content-Type": "application/json"}
         headers |= {k: _expand_env(v, self._redact) for k, v in self.headers.items()}
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         start = time.perf_counter()
-        raw = await self._send(url, data, headers)
-        return self._response(raw, round((time.perf_counter() - start) * 1000, 3))
+        try:
+            raw = await self._send(url, data, headers)
+        except CallError as exc:
+            exc.request_body = recorded_body(data, self._redact)
+            raise
+        response = self._response(raw, round((time.perf_counter() - start) * 1000, 3))
+        return response.model_copy(update={"request_body": recorded_body(data, self._redact)})
 
     async def _send(self, url: str, data: bytes, headers: dict[str, str]) -> bytes:
         if self._session is None:
@@ -220,6 +281,18 @@ class HttpTarget(Target):
             self._session = None
 
 
+def _check_placeholders(template: Any) -> None:
+    unknown = sorted(placeholders(template) - set(case_fields(_PROBE)))
+    if unknown:
+        raise TargetError(
+            f"unknown placeholder {{{{{unknown[0]}}}}} in the body template",
+            hint="known: " + ", ".join(f"{{{{{name}}}}}" for name in case_fields(_PROBE)),
+        )
+
+
+_PROBE = Case(id="probe", input="x")
+
+
 def _body_option(value: Any) -> Any:
     if not isinstance(value, str):
         return value
@@ -259,4 +332,5 @@ def _make_http(argument: str, options: Mapping[str, Any]) -> Target:
         method=str(options.get("method", "POST")),
         concurrency=int(options.get("concurrency", 8)),
         timeout_s=float(options.get("timeout_s", 60.0)),
+        allow_dropped_system=bool(options.get("allow_dropped_system", False)),
     )

@@ -390,6 +390,11 @@
     if (Object.keys(info).length) body.appendChild(kv(info));
   }
   function messagesPart(body, c) {
+    if (c.sent !== null && c.sent !== undefined) {
+      section(body, 'Request body sent (exact, secrets redacted)');
+      body.appendChild(pre(c.sent));
+      return;
+    }
     if (!c.msgs || !c.msgs.length) return;
     section(body, 'Messages sent');
     c.msgs.forEach(function (m) {
