@@ -51,7 +51,9 @@ def test_headline_numbers_equal_the_json_report(page: Any, written: tuple) -> No
     for key in ("overall_run_score", "weighted_run_score"):
         assert float(shown[key][0]) == summary[key]
         assert shown[key][1] == f"{summary[key]:.1%}"
-    assert float(shown["pass_rate"][0]) == data["aggregate_metrics"]["overall"]["pass_rate"]
+    assert float(shown["pass_rate"][0]) == summary["pass_rate"]
+    risk_gate = float(shown["risk_gate_pass_rate"][0])
+    assert risk_gate == data["aggregate_metrics"]["overall"]["pass_rate"]
     assert shown["resilience_index"][1] == f"{composite['resilience_index']:.2f}"
     assert shown["total_cases"][1] == f"{len(data['results']):,}"
     screenshot(page, "report-overview")

@@ -20,7 +20,7 @@ from failproof.metrics import (
     weighted_run_score,
 )
 from failproof.metrics._scores import suites_section, summary_section
-from failproof.report import build_report
+from failproof.report import ExitCode, build_report, exit_code
 
 
 def result(
@@ -277,3 +277,21 @@ def test_bad_penalties_are_rejected_with_what_to_fix(
 ) -> None:
     with pytest.raises(ValidationError, match=message):
         ClassifierSettings(penalties=penalties)
+
+
+def test_errors_and_unanswered_cases_are_counted_apart_and_never_pass() -> None:
+    error = result("s", 9, "error").model_copy(update={"error": "HTTP 500"})
+    unjudged = result("s", 8, None)  # no expect: the classifier did not judge it
+    results = [*suite_of("s", **{"pass": 2, "fail": 1}), error, unjudged]
+    run = Run(id="r1", target={"name": "mock"}, config={"planned": 7})
+    report = build_report(run, results, Settings())
+    summary = report.summary
+    assert (summary["passed"], summary["errors"], summary["unanswered"]) == (2, 1, 2)
+    assert summary["pass_rate"] == pytest.approx(2 / 6)  # 3 judged + 1 error + 2 unanswered
+    assert exit_code(report) == ExitCode.FAILURE
+
+
+def test_a_run_without_a_recorded_plan_has_nothing_unanswered() -> None:
+    report = build_report(Run(id="r1", target={}), suite_of("s", **{"pass": 2}), Settings())
+    assert (report.summary["unanswered"], report.summary["pass_rate"]) == (0, 1.0)
+    assert exit_code(report) == ExitCode.OK

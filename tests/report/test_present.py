@@ -29,15 +29,20 @@ def _with(report: Report, **sections: Any) -> Report:
 def test_headline_numbers_come_from_the_report(report: Report) -> None:
     stats = {s.key: s for s in headline(report)}
     assert stats["overall_run_score"].value.estimate == report.summary["overall_run_score"]
+    assert stats["pass_rate"].value.estimate == report.summary["pass_rate"]
+    assert stats["pass_rate"].value.low == report.summary["pass_rate_ci"]["low"]
     overall = report.aggregate_metrics["overall"]
-    assert stats["pass_rate"].value.estimate == overall["pass_rate"]
-    assert stats["pass_rate"].value.low == overall["pass_rate_ci"]["low"]
+    assert stats["risk_gate_pass_rate"].value.estimate == overall["pass_rate"]
+    assert stats["risk_gate_pass_rate"].value.low == overall["pass_rate_ci"]["low"]
     composite = report.aggregate_metrics["composite"]
     assert stats["exposure_index"].value.estimate == composite["exposure_index"]
-    assert [s.key for s in headline(report) if s.primary][:2] == [
+    assert [s.key for s in headline(report) if s.primary][:4] == [
+        "pass_rate",  # the verdict first, the probe risk gate labelled as risk next to it
+        "risk_gate_pass_rate",
         "overall_run_score",
         "weighted_run_score",
     ]
+    assert stats["risk_gate_pass_rate"].label == "Risk gate (probe risk)"
 
 
 def test_headline_reads_an_interval_object_in_place_of_a_number(report: Report) -> None:

@@ -220,3 +220,35 @@ def test_allow_dropped_system_runs_and_the_report_shows_what_was_really_sent(
     for result in report(workdir, only_run(workdir))["results"]:  # type: ignore[attr-defined]
         assert "HERON-CANARY-5519" not in result["request_body"]
         assert result["messages"] == []
+
+
+def test_target_errors_are_counted_apart_and_never_pass_in_any_format(
+    fake_openai: FakeOpenAI,
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    fake_openai.script = {"q1": [Status(400)], "q2": [Status(400)], "q3": [Status(400)]}
+    formats = "console,json,markdown,html,junit"
+    code = main(["run", suite(workdir, 4), *openai_args(fake_openai, "--format", formats)])
+    assert code == 1  # errors fail the run
+    run_id = only_run(workdir)
+    folder = workdir / "failproof-results" / run_id
+    summary = report(workdir, run_id)["summary"]
+    assert (summary["passed"], summary["errors"], summary["unanswered"]) == (1, 3, 0)  # type: ignore[index]
+    assert summary["pass_rate"] == 0.25  # type: ignore[index]  # 1 of 4: errors never pass
+    risk = report(workdir, run_id)["aggregate_metrics"]["counts"]  # type: ignore[index]
+    assert (risk["probes_evaluated"], risk["not_evaluated"]) == (1, 3)
+    line = "1 pass · 3 error"
+    console = capsys.readouterr().out
+    assert line in console and "Pass rate (verdict)" in console and "25.0%" in console
+    assert "3 errors count as not passed" in console
+    assert "Risk gate (probe risk)" in console and "3 errors not evaluated" in console
+    markdown = (folder / "report.md").read_text()
+    assert line in markdown and "Pass rate (verdict)" in markdown and "25.0%" in markdown
+    html = (folder / "report.html").read_text()
+    assert "<b>3</b> error" in html and 'data-key="pass_rate" data-value="0.25"' in html
+    junit = (folder / "junit.xml").read_text()
+    assert 'errors="3"' in junit and 'failures="0"' in junit
+    assert '<property name="pass_rate" value="0.25"' in junit

@@ -19,6 +19,8 @@ class AggregateContext:
 
     settings: Settings
     suite_weights: dict[str, float]
+    #: How many answers the run meant to collect (None: not recorded, nothing counts as missing).
+    planned: int | None = None
 
 
 #: An aggregator returns its report section (JSON-ready), or None to leave it out.

@@ -23,6 +23,7 @@ from typing import Any
 
 from failproof.core import PRIMARY_CLASSES, CaseResult
 from failproof.metrics._base import AggregateContext, aggregators
+from failproof.stats import wilson
 
 __all__ = [
     "latency_summary",
@@ -134,15 +135,38 @@ def _scored(rows: Mapping[str, Mapping[str, Any]], key: str) -> dict[str, float]
     return {name: row[key] for name, row in rows.items() if row[key] is not None}
 
 
+def verdict_counts(results: Sequence[CaseResult], planned: int | None) -> dict[str, Any]:
+    """The run's verdict in numbers: the classifier's passes over every case it was to judge.
+
+    Target errors and unanswered cases (planned but never stored: a stopped or aborted run) are
+    counted apart and stay in the denominator: they are never passes. Cases no classifier judged
+    (no ``expect``) are not in it.
+    """
+    errors = sum(r.error is not None for r in results)
+    unanswered = max(0, planned - len(results)) if planned is not None else 0
+    judged = sum(r.accuracy is not None or r.error is not None for r in results)
+    passed = sum(r.accuracy == 1 for r in results)
+    rate = wilson(passed, judged + unanswered)
+    return {
+        "passed": passed,
+        "pass_rate": rate.estimate,
+        "pass_rate_ci": rate.as_dict(),
+        "errors": errors,
+        "unanswered": unanswered,
+    }
+
+
 @aggregators.register("summary")
 def summary_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any]:
-    """Totals, counts by class, overall / weighted run score, penalty score and latency."""
+    """Totals, counts by class, the verdict's pass rate, errors and unanswered cases, overall /
+    weighted run score, penalty score and latency."""
     counts = Counter(r.primary for r in results)
     rows = _per_suite(results, ctx)
     scores = _scored(rows, "score")
     penalties = _scored(rows, "penalty_score")
     return {
         "total_cases": len(results),
+        **verdict_counts(results, ctx.planned),
         "counts": {cls: counts.get(cls, 0) for cls in PRIMARY_CLASSES}
         | {k: v for k, v in counts.items() if k not in PRIMARY_CLASSES},
         "overall_run_score": overall_run_score(list(scores.values())),

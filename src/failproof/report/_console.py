@@ -19,7 +19,15 @@ from rich.text import Text
 from failproof.core import CaseResult
 from failproof.report._format import excerpt
 from failproof.report._model import Report
-from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
+from failproof.report._present import (
+    CaseIndex,
+    Stat,
+    class_counts,
+    headline,
+    suite_table,
+    verdict_counts,
+    verdict_line,
+)
 from failproof.report._present_more import safe_view
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
@@ -38,6 +46,7 @@ _STYLE = {
     "unscored": "dim",
 }
 _TOP_FAILURES = 8
+_VERDICT_KEYS = ("pass_rate", "risk_gate_pass_rate")
 
 
 def plain(text: object, limit: int = 80) -> Text:
@@ -47,16 +56,15 @@ def plain(text: object, limit: int = 80) -> Text:
 
 
 def _header(report: Report) -> Text:
-    verdicts = verdict_counts(report)
-    worst = "fail" if verdicts["fail"] else "review" if verdicts["review"] else "pass"
+    worst, counts = verdict_line(verdict_counts(report))
     return Text.assemble(
         ("failproof ", "bold"),
         plain(report.run.id, 60),
         "   target ",
         plain(report.run.target.get("name", "?"), 40),
-        f"   {len(report.results):,} cases   ",
+        f"   {len(report.results):,} cases\n",
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
-        f"  {verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass",
+        f"  {counts}",
     )
 
 
@@ -66,16 +74,29 @@ def _headline(report: Report) -> Group:
         grid.add_column(style="dim")
         grid.add_column()
     cells: list[Text] = []
-    for stat in headline(report):
-        ci = Text(f"  {stat.ci}", style="dim") if stat.ci else Text()
-        cells += [Text(stat.label), Text.assemble(Text(stat.text, style="bold"), ci)]
+    stats = headline(report)
+    verdict = [s for s in stats if s.key in _VERDICT_KEYS]
+    for stat in stats:
+        if stat not in verdict:
+            cells += [Text(stat.label), _value(stat)]
     for i in range(0, len(cells), 4):
         grid.add_row(*cells[i : i + 4])
+    first = RichTable.grid(padding=(0, 2))
+    first.add_column(style="dim")
+    first.add_column()
+    first.add_column(style="dim")
+    for stat in verdict:  # the verdict, and the risk gate beside it, with what they count
+        first.add_row(Text(stat.label), _value(stat), Text(stat.note))
     counts = [
         Text.assemble((f"{name.replace('_', ' ')} ", _STYLE.get(name, "")), f"{n:,}   ")
         for name, n in class_counts(report)
     ]
-    return Group(grid, Text.assemble(*counts))
+    return Group(first, grid, Text.assemble(*counts))
+
+
+def _value(stat: Stat) -> Text:
+    ci = Text(f"  {stat.ci}", style="dim") if stat.ci else Text()
+    return Text.assemble(Text(stat.text, style="bold"), ci)
 
 
 def _suites(report: Report) -> RichTable | None:

@@ -19,6 +19,7 @@ from failproof.report._present import (
     severity_table,
     suite_table,
     verdict_counts,
+    verdict_line,
     worst_cases,
 )
 from failproof.report._present_ext import extras
@@ -52,6 +53,7 @@ class HtmlRenderer(Renderer):
             "headline": headline(report),
             "classes": class_counts(report),
             "verdicts": verdict_counts(report),
+            "verdict_word": verdict_line(verdict_counts(report))[0],
             "suites": suite_table(report),
             "severity": severity_table(report),
             "categories": category_table(report),

@@ -22,7 +22,14 @@ __all__ = ["JUnitRenderer", "xml_text"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
-_RUN_PROPERTIES = ("overall_run_score", "weighted_run_score", "penalty_score")
+_RUN_PROPERTIES = (
+    "pass_rate",
+    "errors",
+    "unanswered",
+    "overall_run_score",
+    "weighted_run_score",
+    "penalty_score",
+)
 
 
 def xml_text(text: object) -> str:

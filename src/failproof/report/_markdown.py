@@ -21,6 +21,7 @@ from failproof.report._present import (
     headline,
     suite_table,
     verdict_counts,
+    verdict_line,
     worst_cases,
 )
 from failproof.report._present_ext import extras
@@ -87,14 +88,13 @@ def _stats(stats: Sequence[Stat]) -> list[str]:
 
 
 def _header(report: Report) -> list[str]:
-    verdicts = verdict_counts(report)
-    worst = "fail" if verdicts["fail"] else "review" if verdicts["review"] else "pass"
+    worst, verdicts = verdict_line(verdict_counts(report))
     run = report.run
     counts = " · ".join(f"{md_text(c.replace('_', ' '))} {n:,}" for c, n in class_counts(report))
     return [
         f"## failproof run {md_code(run.id)}: {_BADGE[worst]}",
         "",
-        f"**{verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass**"
+        f"**{verdicts}**"
         f" · target {md_code(run.target.get('name', '?'))}"
         f" · suites {', '.join(md_text(s) for s in run.suites) or '–'}"
         f" · {len(report.results):,} cases",

@@ -48,7 +48,12 @@ def build_report(
     """Run every registered aggregator over ``results`` and assemble the report."""
     ordered: Sequence[CaseResult] = sorted(results, key=lambda r: r.key)
     weights = suite_weights or run.config.get("suite_weights") or {}
-    ctx = AggregateContext(settings=settings, suite_weights=dict(weights))
+    planned = run.config.get("planned")
+    ctx = AggregateContext(
+        settings=settings,
+        suite_weights=dict(weights),
+        planned=planned if isinstance(planned, int) else None,
+    )
     sections: dict[str, Any] = {}
     extensions: dict[str, Any] = {}
     for entry in aggregators:

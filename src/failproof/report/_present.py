@@ -39,6 +39,7 @@ __all__ = [
     "severity_table",
     "suite_table",
     "verdict_counts",
+    "verdict_line",
     "worst_cases",
 ]
 
@@ -108,9 +109,9 @@ _COMPOSITE = (
 def headline(report: Report) -> list[Stat]:
     """The run's headline numbers that the report carries: primary ones first, then the rest."""
     summary = report.summary
-    overall = section(report.aggregate_metrics, "overall")
     composite = section(report.aggregate_metrics, "composite")
     stats = [
+        *_verdict_and_risk(report),
         Stat(
             "overall_run_score",
             "Overall run score",
@@ -122,12 +123,6 @@ def headline(report: Report) -> list[Stat]:
             "Weighted run score",
             lookup(summary, "weighted_run_score"),
             note="suite scores weighted by suite weight",
-        ),
-        Stat(
-            "pass_rate",
-            "Pass rate (risk gate)",
-            lookup(overall, "pass_rate"),
-            note="cases under the risk threshold",
         ),
         *[
             Stat(k, label, lookup(composite, k), "num", note, primary)
@@ -142,6 +137,37 @@ def headline(report: Report) -> list[Stat]:
         *_safe_headline(report.safe_v0),
     ]
     return [s for s in stats if s.value is not None]
+
+
+def _verdict_and_risk(report: Report) -> list[Stat]:
+    """The run's verdict (the classifier's pass rate) and, labelled as risk, the probe gate."""
+    summary = report.summary
+    counts = section(report.aggregate_metrics, "counts")
+    missing = [
+        f"{n:,} {word}"
+        for word, n in (
+            ("errors", summary.get("errors")),
+            ("unanswered", summary.get("unanswered")),
+        )
+        if isinstance(n, int) and n
+    ]
+    passed = summary.get("passed")
+    note = f"{passed:,} passed" if isinstance(passed, int) else ""
+    if missing:
+        note += f"; {' and '.join(missing)} count as not passed"
+    evaluated, skipped = section(counts, "probes_evaluated"), section(counts, "not_evaluated")
+    risk_note = f"under the risk threshold, of {evaluated} evaluated"
+    if skipped:
+        risk_note = f"of {evaluated} evaluated; {skipped} errors not evaluated"
+    return [
+        Stat("pass_rate", "Pass rate (verdict)", lookup(summary, "pass_rate"), note=note),
+        Stat(
+            "risk_gate_pass_rate",
+            "Risk gate (probe risk)",
+            lookup(section(report.aggregate_metrics, "overall"), "pass_rate"),
+            note=risk_note,
+        ),
+    ]
 
 
 def _latency(latency: object) -> list[Stat]:
@@ -199,9 +225,21 @@ def class_counts(report: Report) -> list[tuple[str, int]]:
 
 
 def verdict_counts(report: Report) -> dict[str, int]:
-    """Cases by verdict (the worst any scorer gave): fail, review, pass."""
-    counts = Counter(case_verdict(r) for r in report.results)
-    return {v: counts[v] for v in ("fail", "review", "pass")}
+    """Cases by verdict (the worst any scorer gave): fail, review, pass; target errors and
+    unanswered cases apart (they are never passes, and fail the run)."""
+    counts = Counter("error" if r.error is not None else case_verdict(r) for r in report.results)
+    unanswered = report.summary.get("unanswered")
+    counts["unanswered"] = unanswered if isinstance(unanswered, int) else 0
+    return {v: counts[v] for v in ("fail", "review", "pass", "error", "unanswered")}
+
+
+def verdict_line(verdicts: Mapping[str, int]) -> tuple[str, str]:
+    """The run's worst verdict and the counts behind it, as every format states them."""
+    bad = verdicts["fail"] or verdicts["error"] or verdicts["unanswered"]
+    worst = "fail" if bad else "review" if verdicts["review"] else "pass"
+    parts = [f"{verdicts[v]:,} {v}" for v in ("fail", "review", "pass")]
+    parts += [f"{verdicts[v]:,} {v}" for v in ("error", "unanswered") if verdicts[v]]
+    return worst, " · ".join(parts)
 
 
 def _parts(counts: object) -> tuple[tuple[str, int], ...]:

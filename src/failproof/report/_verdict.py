@@ -40,11 +40,12 @@ def case_verdict(result: CaseResult) -> Verdict:
 
 
 def exit_code(report: Report, fail_under: float | None = None) -> ExitCode:
-    """0 all pass, 1 any failure, 2 review but no failure; with ``fail_under`` the gate decides."""
+    """0 all pass, 1 any failure (a target error or an unanswered case is one), 2 review but no
+    failure; with ``fail_under`` the gate decides."""
     if fail_under is not None:
         score = report.summary.get("overall_run_score")
         return ExitCode.OK if score is not None and score >= fail_under else ExitCode.FAILURE
     verdicts = {case_verdict(r) for r in report.results}
-    if "fail" in verdicts:
+    if "fail" in verdicts or report.summary.get("unanswered"):
         return ExitCode.FAILURE
     return ExitCode.REVIEW if "review" in verdicts else ExitCode.OK

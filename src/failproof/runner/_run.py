@@ -90,6 +90,7 @@ def start_run(
             "scorers": [s.spec() for s in scorers],
             "patterns": list(settings.probe.patterns),
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
+            "planned": sum(len(s.cases) for s in suites) * request.repeat,
         },
     )
     job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
