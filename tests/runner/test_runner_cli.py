@@ -252,3 +252,36 @@ def test_target_errors_are_counted_apart_and_never_pass_in_any_format(
     junit = (folder / "junit.xml").read_text()
     assert 'errors="3"' in junit and 'failures="0"' in junit
     assert '<property name="pass_rate" value="0.25"' in junit
+
+
+def test_a_selection_is_recorded_and_resume_sends_only_its_missing_cases(
+    fake_openai: FakeOpenAI, workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = suite(workdir, n=8)
+    fake_openai.script = {"q5": [Status(401), Answer()], "q6": [Status(401), Answer()]}
+    chosen = ["--only", "q1,q2", "--only", "q5,q6,s/q7"]
+    args = [*openai_args(fake_openai, "-c", "1", "--max-consecutive-failures", "2"), *chosen]
+    assert main(["run", path, *args]) == 3
+    run_id = only_run(workdir)
+    assert main(["run", "--resume", run_id, "--quiet", "--format", "console,json"]) == 0
+    assert sorted(fake_openai.counts) == ["q1", "q2", "q5", "q6", "q7"]  # never q0, q3, q4
+    data = report(workdir, run_id)
+    assert data["summary"]["total_cases"] == 5  # type: ignore[index]
+    assert data["run"]["config"]["selection"]["flags"] == "--only q1,q2,q5,q6,s/q7"  # type: ignore[index]
+    assert "selection --only q1,q2,q5,q6,s/q7" in capsys.readouterr().out
+
+
+def test_score_takes_the_same_selection(workdir: Path) -> None:
+    path = suite(workdir, n=6)
+    answers = workdir / "answers.jsonl"
+    answers.write_text("".join(f'{{"case_id": "q{i}", "output": "q{i}"}}\n' for i in range(6)))
+    args = ["score", str(answers), "-s", path, "--sample", "3", "--seed", "4", "-f", "json"]
+    assert main([*args, "-o", str(workdir / "r.json")]) == 0
+    data = json.loads((workdir / "r.json").read_text())
+    assert data["summary"]["total_cases"] == 3
+    assert data["run"]["config"]["selection"]["flags"] == "--sample 3 --seed 4"
+
+
+def test_resume_refuses_a_new_selection(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--resume", "any", "--category", "x"]) == 3
+    assert "own selection" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,14 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._output import emit_reports, stderr
+from failproof.cli._select import (
+    CategoryOpt,
+    OnlyOpt,
+    SampleOpt,
+    SeedOpt,
+    SeverityOpt,
+    selection_from,
+)
 from failproof.config import Settings
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
@@ -214,6 +223,11 @@ def run(
     patterns: Annotated[
         list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
     ] = None,
+    only: OnlyOpt = None,
+    category: CategoryOpt = None,
+    severity: SeverityOpt = None,
+    sample: SampleOpt = None,
+    seed: SeedOpt = 0,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -236,6 +250,11 @@ def run(
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
     }
     settings = settings_from(config, **flags)
+    if resume and (only or category or severity or sample):
+        raise ConfigError(
+            "--resume finishes the run's own selection of cases",
+            hint="start a new run to choose other cases",
+        )
     if resume:
         if not patterns and (stored := _stored_patterns(settings, resume)):
             settings = settings_from(config, **{**flags, "probe__patterns": stored})
@@ -251,6 +270,7 @@ def run(
             allow_dropped_system=allow_dropped_system,
         )
         request = _request(suites or [], target, settings.run.repeat, options)
+        request = replace(request, selection=selection_from(only, category, severity, sample, seed))
     outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
     if verbose:
         stats = outcome.stats

@@ -17,6 +17,14 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._output import emit_reports, stderr
+from failproof.cli._select import (
+    CategoryOpt,
+    OnlyOpt,
+    SampleOpt,
+    SeedOpt,
+    SeverityOpt,
+    selection_from,
+)
 from failproof.report import exit_code
 from failproof.runner import score_responses
 
@@ -39,18 +47,27 @@ def score(
         ),
     ] = None,
     fail_under: FailUnderOpt = None,
+    only: OnlyOpt = None,
+    category: CategoryOpt = None,
+    severity: SeverityOpt = None,
+    sample: SampleOpt = None,
+    seed: SeedOpt = 0,
     format: FormatOpt = None,
     output: OutputOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Score recorded responses against suites, store the run and write its reports."""
+    """Score recorded responses against suites, store the run and write its reports.
+
+    --only, --category, --severity and --sample score part of the suites (recorded in the run).
+    """
     settings = settings_from(
         config,
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
     )
-    outcome = score_responses(responses, suite, settings=settings)
+    selection = selection_from(only, category, severity, sample, seed)
+    outcome = score_responses(responses, suite, settings=settings, selection=selection)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         stderr.print(

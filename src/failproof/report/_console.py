@@ -24,6 +24,7 @@ from failproof.report._present import (
     Stat,
     class_counts,
     headline,
+    selection_text,
     suite_table,
     verdict_counts,
     verdict_line,
@@ -62,7 +63,9 @@ def _header(report: Report) -> Text:
         plain(report.run.id, 60),
         "   target ",
         plain(report.run.target.get("name", "?"), 40),
-        f"   {len(report.results):,} cases\n",
+        f"   {len(report.results):,} cases",
+        plain(f"   selection {chosen}", 80) if (chosen := selection_text(report)) else "",
+        "\n",
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {counts}",
     )

@@ -19,6 +19,7 @@ from failproof.report._present import (
     class_counts,
     failure_modes,
     headline,
+    selection_text,
     suite_table,
     verdict_counts,
     verdict_line,
@@ -97,7 +98,8 @@ def _header(report: Report) -> list[str]:
         f"**{verdicts}**"
         f" · target {md_code(run.target.get('name', '?'))}"
         f" · suites {', '.join(md_text(s) for s in run.suites) or '–'}"
-        f" · {len(report.results):,} cases",
+        f" · {len(report.results):,} cases"
+        + (f" · selection {md_code(chosen)}" if (chosen := selection_text(report)) else ""),
         "",
         *(_stats([s for s in headline(report) if s.primary])),
         "",

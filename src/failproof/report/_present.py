@@ -36,6 +36,7 @@ __all__ = [
     "failure_modes",
     "headline",
     "section",
+    "selection_text",
     "severity_table",
     "suite_table",
     "verdict_counts",
@@ -231,6 +232,12 @@ def verdict_counts(report: Report) -> dict[str, int]:
     unanswered = report.summary.get("unanswered")
     counts["unanswered"] = unanswered if isinstance(unanswered, int) else 0
     return {v: counts[v] for v in ("fail", "review", "pass", "error", "unanswered")}
+
+
+def selection_text(report: Report) -> str:
+    """The flags that chose the run's part of its suites ('' when it ran them whole)."""
+    flags = section(report.run.config, "selection", "flags")
+    return flags if isinstance(flags, str) else ""
 
 
 def verdict_line(verdicts: Mapping[str, int]) -> tuple[str, str]:

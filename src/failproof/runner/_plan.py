@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from failproof.core import Case, Suite
-from failproof.suites import load_suites
+from failproof.suites import Selection, load_suites, select_cases
 
 __all__ = ["RunRequest", "WorkItem", "cache_key", "plan_work", "suite_source"]
 
@@ -20,7 +20,9 @@ class RunRequest:
     """Everything that defines a run's work; stored in the run's config so `--resume` rebuilds it.
 
     ``target_options`` must never hold a secret: targets read keys from the environment.
-    ``only`` restricts the run to these (suite, case id) pairs (the demo's selection).
+    ``only`` restricts the run to these (suite, case id) pairs (the demo's selection);
+    ``selection`` then narrows it by the user's ``--only``, ``--category``, ``--severity`` and
+    ``--sample``.
     """
 
     suites: tuple[str, ...]
@@ -28,6 +30,7 @@ class RunRequest:
     target_options: Mapping[str, Any] = field(default_factory=dict)
     repeat: int = 1
     only: tuple[tuple[str, str], ...] | None = None
+    selection: Selection = field(default_factory=Selection)
 
     def to_config(self) -> dict[str, Any]:
         return {
@@ -36,6 +39,7 @@ class RunRequest:
             "target_options": dict(self.target_options),
             "repeat": self.repeat,
             "only": [list(key) for key in self.only] if self.only is not None else None,
+            "selection": None if self.selection.empty else self.selection.to_config(),
         }
 
     @classmethod
@@ -47,16 +51,17 @@ class RunRequest:
             target_options=dict(config.get("target_options") or {}),
             repeat=int(config.get("repeat") or 1),
             only=tuple((str(s), str(c)) for s, c in only) if only is not None else None,
+            selection=Selection.from_config(config.get("selection")),
         )
 
     def load(self) -> list[Suite]:
-        """The suites, each narrowed to the cases in ``only`` when it is set."""
+        """The suites, narrowed to the cases in ``only`` when it is set, then to ``selection``."""
         loaded = load_suites(self.suites)
-        if self.only is None:
-            return loaded
-        keep = set(self.only)
-        narrowed = [s.model_copy(update={"cases": _keep(s.cases, keep)}) for s in loaded]
-        return [s for s in narrowed if s.cases]
+        if self.only is not None:
+            keep = set(self.only)
+            narrowed = [s.model_copy(update={"cases": _keep(s.cases, keep)}) for s in loaded]
+            loaded = [s for s in narrowed if s.cases]
+        return select_cases(loaded, self.selection)
 
 
 def _keep(cases: Sequence[Case], keep: Collection[tuple[str, str]]) -> tuple[Case, ...]:

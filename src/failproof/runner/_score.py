@@ -14,7 +14,7 @@ from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.scoring import build_scorers
 from failproof.store import Store
-from failproof.suites import load_suites
+from failproof.suites import Selection, load_suites, select_cases
 from failproof.targets import ReplayTarget, load_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
@@ -35,13 +35,16 @@ def score_responses(
     *,
     settings: Settings,
     store: Store | None = None,
+    selection: Selection | None = None,
 ) -> ScoreOutcome:
     """Join recorded responses to the suites' cases, score every case, store and report the run.
 
     A case with no recorded response becomes an ``error`` result; a response for a case that is
-    in none of the suites is returned in ``unmatched``.
+    in none of the suites is returned in ``unmatched``. ``selection`` scores part of the suites.
     """
-    loaded = load_suites(suites)
+    every = load_suites(suites)
+    selection = selection or Selection()
+    loaded = select_cases(every, selection)
     recorded = load_responses(responses)
     cases = [case for suite in loaded for case in suite.cases]
     scorer_list = build_scorers(settings)
@@ -53,6 +56,8 @@ def score_responses(
             "suite_sources": [str(s) for s in suites],
             "suite_weights": {s.name: s.weight for s in loaded},
             "scorers": [s.spec() for s in scorer_list],
+            "selection": None if selection.empty else selection.to_config(),
+            "planned": len(cases),
         },
     )
     own_store = store is None
@@ -77,4 +82,5 @@ def score_responses(
     finally:
         if own_store:
             db.close()
-    return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(cases))
+    every_case = [case for suite in every for case in suite.cases]
+    return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(every_case))

@@ -8,14 +8,18 @@ from failproof.suites._resolve import (
     resolve_suite,
 )
 from failproof.suites._schema import suite_json_schema
+from failproof.suites._select import Selection, parse_list, select_cases
 
 __all__ = [
     "SUITE_SUFFIXES",
+    "Selection",
     "builtin_suite_names",
     "builtin_suites_dir",
     "load_suite",
     "load_suites",
+    "parse_list",
     "parse_suite",
     "resolve_suite",
+    "select_cases",
     "suite_json_schema",
 ]
