@@ -292,3 +292,16 @@ def test_parse_suite_without_a_file() -> None:
     suite = parse_suite("suite: x\ncases:\n  - id: a\n    input: hi\n")
     assert suite.source == "<suite>"
     assert suite.cases[0].id == "a"
+
+
+def test_a_bad_regular_expression_is_rejected_with_the_file_and_case_id(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "suite: s\ncases:\n  - id: ok\n    input: hi\n"
+        "  - id: leaky\n    input: hi\n    expect: {must_not_match: ['FP-(']}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SuiteError) as caught:
+        load_suite(path)
+    message = str(caught.value)
+    assert str(path) in message and "case 'leaky'" in message and "must_not_match" in message

@@ -1,6 +1,7 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
 from failproof.core._case import Case, Expect, Message, SafeExpectations, Severity
+from failproof.core._regex import re2_compiled, re2_problem
 from failproof.core._response import Response, parse_json_output
 from failproof.core._result import (
     PRIMARY_CLASSES,
@@ -28,5 +29,7 @@ __all__ = [
     "Severity",
     "Suite",
     "parse_json_output",
+    "re2_compiled",
+    "re2_problem",
     "utc_now",
 ]

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from failproof.core._regex import re2_problem
+
 __all__ = [
     "Case",
     "Expect",
@@ -61,7 +63,25 @@ class Expect(_Strict):
     must_not_contain: list[str] = Field(
         default_factory=list, description="No phrase may appear (case-insensitive)."
     )
+    must_match: list[str] = Field(
+        default_factory=list,
+        description="Every RE2 regular expression must match somewhere in the output (linear "
+        "time, no backreferences or lookaround; (?i) for case-insensitive).",
+    )
+    must_not_match: list[str] = Field(
+        default_factory=list,
+        description="No RE2 regular expression may match anywhere in the output.",
+    )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+
+    @field_validator("must_match", "must_not_match")
+    @classmethod
+    def _re2_patterns(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            problem = re2_problem(pattern)
+            if problem:
+                raise ValueError(f"{pattern!r} is not a valid RE2 pattern: {problem}")
+        return patterns
 
 
 class _SignalGeneration(BaseModel):
