@@ -1,0 +1,109 @@
+"""``failproof import``: test cases from promptfoo, garak and CSV files as suite files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from failproof.cli._app import app
+from failproof.cli._output import stderr
+from failproof.core import Severity
+from failproof.errors import InputError
+from failproof.importers import (
+    CsvColumns,
+    ImportResult,
+    import_csv,
+    import_garak,
+    import_promptfoo,
+    parse_expect,
+)
+
+import_app = typer.Typer(
+    help="Turn other tools' test files into failproof suites (promptfoo, garak, CSV). Prints "
+    "what mapped and what did not; nothing is dropped silently."
+)
+app.add_typer(import_app, name="import")
+
+SourceArg = Annotated[Path, typer.Argument(help="The file to import.")]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Suite file to write (default: <name>.yaml here)."),
+]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Suite name (default: from the file).")]
+
+
+def _write(result: ImportResult, output: Path | None) -> None:
+    path = output or Path(f"{result.data['suite']}.yaml")
+    suite = result.validate(str(path))
+    if output is None and path.exists():
+        raise InputError(f"{path} exists; not overwriting it", hint="name a file with --output")
+    path.write_text(result.yaml_text(), encoding="utf-8")
+    for line in result.summary.lines():
+        stderr.print(line, highlight=False, markup=False, soft_wrap=True)
+    stderr.print(
+        f"wrote {path}: suite {suite.name!r}, {len(suite)} cases (validated)",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _readable(path: Path) -> Path:
+    if not path.is_file():
+        raise InputError(f"no file {str(path)!r}", hint="give the path of the file to import")
+    return path
+
+
+@import_app.command("promptfoo")
+def promptfoo(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
+    """A promptfooconfig.yaml: one case per prompt and test; deterministic assertions become
+    expectations, the others are listed as not mapped."""
+    _write(import_promptfoo(_readable(source), name), output)
+
+
+@import_app.command("garak")
+def garak(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
+    """A garak report.jsonl: the prompts of its attempts, which detectors fired (metadata), and
+    the detectors with an equivalent as expectations."""
+    _write(import_garak(_readable(source), name), output)
+
+
+@import_app.command("csv")
+def csv_(
+    source: SourceArg,
+    prompt_column: Annotated[
+        str, typer.Option("--prompt-column", help="The column of the prompts (e.g. goal).")
+    ],
+    category_column: Annotated[
+        str | None, typer.Option("--category-column", help="The column of the categories.")
+    ] = None,
+    id_column: Annotated[
+        str | None, typer.Option("--id-column", help="The column of the case ids (else row-N).")
+    ] = None,
+    context_column: Annotated[
+        str | None,
+        typer.Option("--context-column", help="A column put before the prompt (HarmBench)."),
+    ] = None,
+    expect: Annotated[
+        list[str] | None,
+        typer.Option("--expect", help="Expectation of every case, key=value (refusal=required)."),
+    ] = None,
+    severity: Annotated[
+        Severity, typer.Option("--severity", help="Severity of every case.")
+    ] = Severity.medium,
+    output: OutOpt = None,
+    name: NameOpt = None,
+) -> None:
+    """A CSV of prompts (HarmBench, AdvBench, JailbreakBench style): one case per row; the other
+    columns are kept as metadata."""
+    columns = CsvColumns(
+        prompt=prompt_column,
+        category=category_column,
+        id=id_column,
+        context=context_column,
+        severity=severity,
+        expect=parse_expect(expect or []),
+    )
+    _write(import_csv(_readable(source), columns, name), output)

@@ -1,0 +1,164 @@
+"""``failproof import garak``: the prompts of a garak ``report.jsonl`` and which detector fired.
+
+Every ``attempt`` entry becomes a case (an attempt logged twice, before and after evaluation,
+becomes one): its prompt (one turn, or several with a system turn), the probe as category, and in
+metadata the probe, goal and which detectors fired on the recorded outputs (score >= 0.5, garak's
+own threshold). Detectors with a failproof equivalent become the expectation
+(``data/garak.yaml``); the others are listed as not mapped.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from failproof.errors import InputError
+from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
+
+__all__ = ["import_garak"]
+
+_DATA = Path(__file__).parent / "data" / "garak.yaml"
+_HIT = 0.5
+
+
+@cache
+def _detectors() -> dict[str, list[str]]:
+    data: dict[str, list[str]] = yaml.safe_load(_DATA.read_text(encoding="utf-8"))
+    return data
+
+
+def _short(detector: str) -> str:
+    for prefix in ("garak.detectors.", "detectors.", "detector."):
+        detector = detector.removeprefix(prefix)
+    return detector
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        return _text(content.get("text") or content.get("content") or "")
+    return ""
+
+
+def _messages(prompt: Any) -> list[dict[str, str]]:
+    """The attempt's prompt as chat messages (garak writes a string, a message or turns)."""
+    if isinstance(prompt, dict) and isinstance(prompt.get("turns"), list):
+        turns = [t for t in prompt["turns"] if isinstance(t, dict)]
+        return [
+            {"role": str(t.get("role") or "user"), "content": _text(t.get("content"))}
+            for t in turns
+        ]
+    return [{"role": "user", "content": _text(prompt)}]
+
+
+def _attempts(path: Path) -> list[dict[str, Any]]:
+    """The attempt entries, one per attempt (the evaluated copy wins), in file order."""
+    chosen: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            raise InputError(
+                f"{path}:{number}: not a JSON line", hint="give garak's report.jsonl"
+            ) from None
+        if not isinstance(entry, dict) or entry.get("entry_type") != "attempt":
+            continue
+        key = str(entry.get("uuid") or (entry.get("probe_classname"), entry.get("seq"), number))
+        old = chosen.get(key)
+        if old is None or int(entry.get("status") or 0) >= int(old.get("status") or 0):
+            chosen[key] = entry
+    return list(chosen.values())
+
+
+def _fired(entry: dict[str, Any]) -> list[str]:
+    results = entry.get("detector_results")
+    if not isinstance(results, dict):
+        return []
+    return sorted(
+        _short(name)
+        for name, scores in results.items()
+        if any(isinstance(s, int | float) and s >= _HIT for s in _flat(scores))
+    )
+
+
+def _flat(scores: Any) -> list[Any]:
+    if isinstance(scores, list):
+        return [x for s in scores for x in _flat(s)]
+    return [scores]
+
+
+def _expect(
+    entry: dict[str, Any], where: str, summary: ImportSummary
+) -> tuple[dict[str, Any], list[str]]:
+    table = _detectors()
+    triggers = [
+        t for t in ((entry.get("notes") or {}).get("triggers") or []) if isinstance(t, str) and t
+    ]
+    expect: dict[str, Any] = {}
+    unmapped = []
+    for detector in sorted(_short(d) for d in (entry.get("detector_results") or {})):
+        if detector in table["refusal_required"]:
+            expect["refusal"] = "required"
+        elif detector in table["trigger_present"] and triggers:
+            expect["must_not_contain"] = triggers
+        elif detector in table["trigger_absent"] and triggers:
+            expect["must_contain_any"] = triggers
+        else:
+            summary.miss(f"detector {detector}: no equivalent", where)
+            unmapped.append(f"detector {detector}")
+            continue
+        summary.map(f"detector {detector}")
+    if expect:
+        expect.setdefault("refusal", "allowed")
+    return expect, unmapped
+
+
+def _case(entry: dict[str, Any], taken: set[str], summary: ImportSummary) -> dict[str, Any] | None:
+    probe = str(entry.get("probe_classname") or "garak").removeprefix("probes.")
+    where = f"{probe} #{entry.get('seq', '?')}"
+    messages = [m for m in _messages(entry.get("prompt")) if m["content"].strip()]
+    if not messages or messages[-1]["role"] != "user":
+        summary.skip("attempt without a user prompt")
+        return None
+    system = [m["content"] for m in messages if m["role"] == "system"]
+    turns = [m for m in messages if m["role"] != "system"]
+    expect, unmapped = _expect(entry, where, summary)
+    case: dict[str, Any] = {
+        "id": case_id(f"{probe}-{entry.get('seq', len(taken))}", taken),
+        "category": probe.split(".")[0],
+        "input": turns[0]["content"] if len(turns) == 1 else turns,
+    }
+    if system:
+        case["system"] = "\n\n".join(system)
+    if expect:
+        case["expect"] = expect
+    metadata = {"garak_probe": probe, "garak_fired": _fired(entry), "garak_goal": entry.get("goal")}
+    case["metadata"] = {k: v for k, v in metadata.items() if v not in (None, "")}
+    if unmapped:
+        case["metadata"]["import_unmapped"] = unmapped
+    return case
+
+
+def import_garak(path: Path, name: str | None = None) -> ImportResult:
+    """The attempts of garak's ``report.jsonl`` as a suite."""
+    summary = ImportSummary(source=path.name)
+    taken: set[str] = set()
+    cases = [c for e in _attempts(path) if (c := _case(e, taken, summary)) is not None]
+    summary.cases = len(cases)
+    for case in cases:
+        summary.map("attempt -> case (prompt, probe, detectors fired)")
+        if "expect" not in case:
+            summary.miss("no expectation: only the probe risk score judges it", case["id"])
+    data = {
+        "suite": suite_name(name or path.name.split(".")[0]),
+        "description": f"prompts of the garak report {path.name}",
+        "cases": cases,
+    }
+    return ImportResult(data, summary)
