@@ -7,7 +7,10 @@ The tests marked ``local_model`` load the real model: they need the local extra 
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -81,8 +84,8 @@ def test_the_machine_gives_at_least_one_thread() -> None:
     assert default_threads() >= 1
 
 
-def test_a_file_that_is_not_a_model_does_not_load(tmp_path: pytest.TempPathFactory) -> None:
-    bogus = tmp_path / "bogus.gguf"  # type: ignore[operator]
+def test_a_file_that_is_not_a_model_does_not_load(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.gguf"
     bogus.write_bytes(b"GGUF but not really")
     target = create_target(f"local:{bogus}", {})
     with pytest.raises(TargetError, match=r"could not load bogus\.gguf"):
@@ -147,3 +150,28 @@ def test_a_cancelled_generation_stops_and_frees_the_model_for_the_next_case() ->
     assert answer.output.strip()  # the model answers the next case
     # the story runs to 1500 tokens when left alone; stopped, it ended near its start
     assert decoded < 100
+
+
+def _refused(address: str) -> bool:
+    host, port = urlsplit(address).hostname, urlsplit(address).port
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            return False
+    except ConnectionRefusedError:
+        return True
+
+
+@pytest.mark.local_model
+def test_closing_the_target_frees_the_model_and_its_listener() -> None:
+    target = create_target("local", {"params": {"max_tokens": 4}})
+    assert isinstance(target, LocalTarget)
+
+    async def go() -> str | None:
+        async with target:
+            await target.generate(PIRATE)
+            return target.listener
+
+    address = asyncio.run(go())
+    assert address is not None and address.startswith("http://127.0.0.1:")
+    assert target.listener is None
+    assert _refused(address)

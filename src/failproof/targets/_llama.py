@@ -149,6 +149,11 @@ class LlamaEngine:
             raise failure[0]
         return None if stop.is_set() else answer.finish()
 
+    @property
+    def address(self) -> str | None:
+        """The 127.0.0.1 listener llama.cpp opened (``http://127.0.0.1:PORT``), while loaded."""
+        return str(self._server.listening_address) if self._server is not None else None
+
     def counters(self) -> dict[str, float]:
         """llama.cpp's counters since the model was loaded (``n_decode_total``, ...)."""
         counters: dict[str, float] = {}

@@ -117,6 +117,11 @@ class LocalTarget(Target):
         """A generation holds the model."""
         return self._lock.locked()
 
+    @property
+    def listener(self) -> str | None:
+        """The loaded model's 127.0.0.1 listener (None when no model is loaded)."""
+        return self._engine.address if self._engine is not None else None
+
     def counters(self) -> dict[str, float]:
         """llama.cpp's counters of the loaded model (empty before the first call)."""
         return self._engine.counters() if self._engine is not None else {}
