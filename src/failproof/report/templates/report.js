@@ -481,7 +481,8 @@
     $('case-next').addEventListener('click', function () { step(1); });
     dlg.addEventListener('click', function (e) { if (e.target === dlg) dlg.close(); });
     dlg.addEventListener('close', function () {
-      if (/^#case-/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+      // the close event comes a task later: a hash set for another case meanwhile must stay
+      if (current && location.hash === '#case-' + current.i) history.replaceState(null, '', location.pathname + location.search);
     });
     window.addEventListener('hashchange', fromHash);
   }
