@@ -36,4 +36,15 @@ def judge_refusal(
         return _EMPTY
     evidence = gather_evidence(text, scan, prompt, opening_chars=opening_chars)
     label, score = (model or default_model()).decide(evidence.features)
-    return RefusalVerdict(label, round(score, 4), explain(evidence, label))
+    delivers = label != "compliance" and bool(evidence.deliveries)
+    if delivers:
+        label = "partial_refusal"
+    off_topic_only = label != "compliance" and not evidence.declines
+    return RefusalVerdict(
+        label,
+        round(score, 4),
+        explain(evidence, label),
+        delivers=delivers,
+        off_topic_only=off_topic_only and evidence.features["off_topic"] > 0,
+        topic_overlap=evidence.prompt_overlap,
+    )

@@ -15,10 +15,17 @@ from failproof.errors import InputError
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES
 from failproof.judgment._types import RefusalLabel
 
-__all__ = ["MODEL_FORMAT", "LinearModel", "RefusalModel", "default_model", "load_model"]
+__all__ = [
+    "MODEL_FORMAT",
+    "LinearModel",
+    "RefusalModel",
+    "default_model",
+    "load_model",
+    "parse_linear",
+]
 
 #: The ``format`` tag of a refusal-model file; bumped when the feature set changes.
-MODEL_FORMAT = "failproof.refusal-model/1"
+MODEL_FORMAT = "failproof.refusal-model/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +90,15 @@ class RefusalModel:
         }
 
 
-def _linear(data: Any, expected: tuple[str, ...], where: str) -> LinearModel:
+def parse_linear(data: Any, expected: tuple[str, ...], where: str) -> LinearModel:
+    """A `LinearModel` from its JSON form, its features checked against ``expected``."""
     if not isinstance(data, dict):
         raise InputError(f"{where}: expected an object with features, weights and bias")
     features = tuple(data.get("features", ()))
     if features != expected:
         raise InputError(
             f"{where}: features {list(features)} do not match this version's {list(expected)}",
-            hint="retrain with scripts/train_refusal.py",
+            hint="retrain with the script in scripts/ that wrote it",
         )
     weights = tuple(float(w) for w in data.get("weights", ()))
     if len(weights) != len(features):
@@ -103,8 +111,8 @@ def parse_model(data: Any, where: str = "refusal model") -> RefusalModel:
     if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
         raise InputError(f"{where}: not a {MODEL_FORMAT} file")
     return RefusalModel(
-        refusal=_linear(data.get("refusal"), REFUSAL_FEATURES, f"{where}: refusal"),
-        partial=_linear(data.get("partial"), PARTIAL_FEATURES, f"{where}: partial"),
+        refusal=parse_linear(data.get("refusal"), REFUSAL_FEATURES, f"{where}: refusal"),
+        partial=parse_linear(data.get("partial"), PARTIAL_FEATURES, f"{where}: partial"),
         meta=dict(data.get("meta") or {}),
     )
 

@@ -63,6 +63,8 @@ def explain(evidence: RefusalEvidence, label: RefusalLabel) -> tuple[str, ...]:
         reasons.append("no refusal phrase")
     if evidence.redirections:
         reasons.append(f"redirects: {_quote(evidence, evidence.redirections[0])}")
+    for hit in evidence.deliveries[:1]:
+        reasons.append(f"then delivers: {_quote(evidence, hit)} at char {hit.start}")
     reasons += _topic_reasons(evidence)
     for hit in evidence.quoted[:1]:
         reasons.append(f"quoted {_quote(evidence, hit)} at char {hit.start} ignored (dialogue)")
