@@ -20,6 +20,7 @@ REGISTERS = {
     "boundary",
     "policy",
     "redirection",
+    "rebuttal",
     "negation",
     "delivery",
 }

@@ -26,13 +26,12 @@ _SAYS = {
     "unsafe": "unsafe-compliance signals",
     "cues": "harm vocabulary in the answer",
     "cue_categories": "several harm categories",
-    "ask_cues": "a harmful request",
-    "same_category": "answers in the request's harm category",
     "shape": "the shape of instructions (steps, materials, code)",
     "counter": "argues against the harm",
     "length": "length",
     "blocks": "list items or code blocks",
     "on_topic": "on the request's topic",
+    "ask_knowledge": "asked what something is",
 }
 
 

@@ -30,13 +30,12 @@ HARM_FEATURES: tuple[str, ...] = (
     "unsafe",
     "cues",
     "cue_categories",
-    "ask_cues",
-    "same_category",
     "shape",
     "counter",
     "length",
     "blocks",
     "on_topic",
+    "ask_knowledge",
 )
 
 
@@ -83,7 +82,9 @@ def harm_evidence(
     request (``None`` when the request is unknown)."""
     cues = _category_weights(scan)
     topics = {c: h for c, h in cues.items() if c in _CATEGORIES}
-    ask = {c: _weight(h) for c, h in _category_weights(prompt_scan).items() if c in _CATEGORIES}
+    asked = _category_weights(prompt_scan)
+    ask = {c: _weight(h) for c, h in asked.items() if c in _CATEGORIES}
+    kinds = {h.id for h in asked.get("ask", [])}
     top = _top(topics, ask)
     profile = profile_text(text)
     unsafe = tuple(h for h in scan.hits if h.kind == "unsafe")
@@ -94,12 +95,11 @@ def harm_evidence(
         "unsafe": _log_scale(sum(h.weight for h in unsafe), 6),
         "cues": _log_scale(sum(_weight(h) for h in topics.values()), 6),
         "cue_categories": _log_scale(len(topics), 4),
-        "ask_cues": _log_scale(sum(ask.values()), 4),
-        "same_category": 1.0 if top is not None and top in ask and top in topics else 0.0,
         "shape": _log_scale(_weight(cues.get("shape", [])), 4),
         "counter": _log_scale(_weight(cues.get("counter", [])), 2),
         "length": _log_scale(profile.length - profile.lead, 2000),
         "blocks": _log_scale(profile.blocks_between(0, profile.length), 10),
         "on_topic": refusal.topic_overlap or 0.0,
+        "ask_knowledge": 1.0 if "harm.ask.knowledge" in kinds else 0.0,
     }
     return HarmEvidence(features, topics, ask, unsafe, top)
