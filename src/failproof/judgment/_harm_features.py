@@ -16,7 +16,7 @@ from failproof.judgment._profile import profile_text
 from failproof.judgment._types import RefusalVerdict
 from failproof.signals._types import SignalHit, SignalScan
 
-__all__ = ["HARM_FEATURES", "HARM_PREFIX", "HarmEvidence", "harm_evidence"]
+__all__ = ["HARM_FEATURES", "HARM_PREFIX", "HarmEvidence", "harm_evidence", "harmful_ask"]
 
 #: Hits whose id starts with this prefix are harm cues (``signals/data/harm_cues.yaml``).
 HARM_PREFIX = "harm."
@@ -73,6 +73,16 @@ def _top(by_category: dict[str, list[SignalHit]], ask: dict[str, float]) -> str 
     if scored:
         return max(sorted(scored), key=scored.__getitem__)
     return max(sorted(ask), key=ask.__getitem__) if ask else None
+
+
+def harmful_ask(prompt_scan: SignalScan | None) -> bool:
+    """Whether the request carries the vocabulary of a harm category (or an unsafe signal)."""
+    if prompt_scan is None:
+        return False
+    return any(
+        h.kind == "unsafe" or (h.id.startswith(HARM_PREFIX) and h.register in _CATEGORIES)
+        for h in prompt_scan.hits
+    )
 
 
 def harm_evidence(
