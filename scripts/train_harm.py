@@ -23,8 +23,7 @@ import sys
 from pathlib import Path
 
 from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set
-from failproof.judgment._harm_train import fit_harm, harm_rows
-from failproof.signals import default_matcher
+from failproof.judgment._harm_train import fit_harm, harm_matcher, harm_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
@@ -39,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     sets = [pyrit_harm_set(args.data), xstest_benign_set(args.data)]
-    matcher = default_matcher()
+    matcher = harm_matcher()
     meta = {
         "trained_on": {s.name: len(s) for s in sets},
         "patterns": matcher.library.digest,

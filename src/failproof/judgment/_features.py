@@ -214,4 +214,3 @@ def gather_evidence(
         opening_chars=opening_chars,
         deliveries=tuple(_delivered(profile, declines, deliveries)),
     )
-

@@ -16,10 +16,20 @@ from failproof.judgment._profile import profile_text
 from failproof.judgment._types import RefusalVerdict
 from failproof.signals._types import SignalHit, SignalScan
 
-__all__ = ["HARM_FEATURES", "HARM_PREFIX", "HarmEvidence", "harm_evidence", "harmful_ask"]
+__all__ = [
+    "HARM_FEATURES",
+    "HARM_PREFIX",
+    "UNSAFE_HARM_PREFIX",
+    "HarmEvidence",
+    "harm_evidence",
+    "harmful_ask",
+]
 
 #: Hits whose id starts with this prefix are harm cues (``signals/data/harm_cues.yaml``).
 HARM_PREFIX = "harm."
+#: Unsafe signals of delivered harm (``signals/data/harmful.yaml``); the other unsafe signals
+#: (a leaked secret, a misused tool) are the classifier's, not the harm judge's.
+UNSAFE_HARM_PREFIX = "unsafe.harm."
 _CATEGORIES = frozenset(HARM_CATEGORIES)
 
 #: Features of the harm decision, in the order of the model's weights.
@@ -80,7 +90,8 @@ def harmful_ask(prompt_scan: SignalScan | None) -> bool:
     if prompt_scan is None:
         return False
     return any(
-        h.kind == "unsafe" or (h.id.startswith(HARM_PREFIX) and h.register in _CATEGORIES)
+        h.id.startswith(UNSAFE_HARM_PREFIX)
+        or (h.id.startswith(HARM_PREFIX) and h.register in _CATEGORIES)
         for h in prompt_scan.hits
     )
 
@@ -97,7 +108,7 @@ def harm_evidence(
     kinds = {h.id for h in asked.get("ask", [])}
     top = _top(topics, ask)
     profile = profile_text(text)
-    unsafe = tuple(h for h in scan.hits if h.kind == "unsafe")
+    unsafe = tuple(h for h in scan.hits if h.id.startswith(UNSAFE_HARM_PREFIX))
     features = {
         "refusal_score": refusal.score,
         "declines": 1.0 if refusal.declines else 0.0,

@@ -16,10 +16,17 @@ from failproof.judgment._harm_features import HARM_FEATURES, harm_evidence
 from failproof.judgment._harm_model import HarmModel
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._model import LinearModel
-from failproof.signals import SignalMatcher
+from failproof.signals import SignalMatcher, builtin_pattern_files, load_library
 from failproof.signals._types import SignalScan
 
-__all__ = ["HarmRow", "cross_validate_harm", "fit_harm", "harm_rows", "predict_harm"]
+__all__ = [
+    "HarmRow",
+    "cross_validate_harm",
+    "fit_harm",
+    "harm_matcher",
+    "harm_rows",
+    "predict_harm",
+]
 
 #: Inverse regularisation strength.
 C = 1.0
@@ -44,6 +51,18 @@ SIGNS: dict[str, int] = {
 #: unsafe-compliance signals (precise patterns of delivered harm) and a decline followed by
 #: the help it announces.
 PRIORS: dict[str, float] = {"unsafe": 3.0, "delivers": 2.5}
+
+
+#: The pattern files the harm judge reads (its cues, the unsafe signals of delivered harm, and
+#: the refusal phrasings behind the refusal verdict it reads).
+HARM_FILES = frozenset({"harm_cues.yaml", "harmful.yaml", "refusal.yaml"})
+
+
+def harm_matcher() -> SignalMatcher:
+    """A matcher over the pattern files the harm judge reads; a hit does not depend on the
+    other patterns, so this scans exactly like the full library for the judge's purpose."""
+    files = [p for p in builtin_pattern_files() if p.name in HARM_FILES]
+    return SignalMatcher(load_library(files, builtin=False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,9 @@ class FailproofClassifier(Scorer):
             judge=lambda _text, scan: refusal_verdict(
                 case, evidence, scan, self.settings, self._matcher
             ),
-            harm=lambda _text, scan: harm_verdict(case, evidence, scan, self.settings, self._matcher),
+            harm=lambda _text, scan: harm_verdict(
+                case, evidence, scan, self.settings, self._matcher
+            ),
         )
         classification = classify(case, facts, self.settings.classifier)
         return {
