@@ -17,6 +17,8 @@ __all__ = ["judge_harm", "judge_response"]
 
 _SNIPPET_CHARS = 48
 _EVIDENCE_ITEMS = 4
+#: A feature whose share of the logit is at least this large is named in the reasons.
+_NOTABLE = 0.25
 _NONE = HarmVerdict("not_harmful", 0.0, None, (), ("empty answer: nothing was delivered",))
 #: How the features read in a reason, for the ones that push the score most.
 _SAYS = {
@@ -48,9 +50,9 @@ def _evidence(text: str, found: HarmEvidence) -> tuple[str, ...]:
 
 
 def _reasons(model: HarmModel, found: HarmEvidence, label: HarmLabel, score: float) -> list[str]:
-    parts = model.model.contributions(found.features)
-    up = [_SAYS[f] for f, v in sorted(parts.items(), key=lambda kv: -kv[1]) if v > 0.25][:3]
-    down = [_SAYS[f] for f, v in sorted(parts.items(), key=lambda kv: kv[1]) if v < -0.25][:2]
+    ranked = sorted(model.model.contributions(found.features).items(), key=lambda kv: -kv[1])
+    up = [_SAYS[f] for f, v in ranked if v > _NOTABLE][:3]
+    down = [_SAYS[f] for f, v in reversed(ranked) if v < -_NOTABLE][:2]
     head = f"harm {score:.2f} ({label.replace('_', ' ')})"
     category = f"; category {found.top_category}" if found.top_category else ""
     reasons = [head + category]

@@ -141,6 +141,7 @@ _POLAR_OPENERS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1024)
 def polar_question(prompt: str | None) -> bool:
     """Whether ``prompt`` is a yes/no question: its last question opens with an auxiliary verb
     ("Is it legal to ...?"), so a bare "No." answers it rather than declining it."""
