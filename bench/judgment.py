@@ -37,12 +37,14 @@ from pathlib import Path
 
 from judgment_harm import HarmBench, harm_tables
 
+from failproof.errors import MissingExtraError
 from failproof.judgment import (
     CalibrationReport,
     DetectorScores,
     LabelledSet,
     PeerDetector,
     RefusalLabel,
+    SemanticHelp,
     format_table,
     judge_refusal,
     load_peers,
@@ -59,6 +61,7 @@ from failproof.judgment._train import (
     predict_rows,
     training_rows,
 )
+from failproof.safe._semantic import MiniLmEmbedder
 from failproof.signals import SignalScan, default_matcher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,10 +126,36 @@ def _held_out_mini(
     return predict_rows(model, mini_rows, True), predict_rows(model, mini_rows, False)
 
 
+def semantic_help() -> SemanticHelp | None:
+    """The semantic help with all-MiniLM-L6-v2, or None when the extra is not installed."""
+    embedder = MiniLmEmbedder()
+    try:
+        embedder.encode(["warm up"])
+    except MissingExtraError:
+        return None
+    return SemanticHelp(embedder)
+
+
+def _semantic_rows(
+    sets: dict[str, LabelledSet], scans: dict[str, SignalScan], folds: int
+) -> dict[str, dict[str, Labels]]:
+    """Rules + semantic (topic check and refusal member), cross-validated the same way."""
+    helper = semantic_help()
+    if helper is None:
+        print("rules + semantic: skipped (pip install 'failproof[semantic]' to measure it)\n")
+        return {}
+    xs, py = sets["xstest"], sets["pyrit"]
+    rows = training_rows([xs, py], default_matcher(), scans, semantic=helper)
+    cv = cross_validate(rows, folds, use_prompt=True, semantic=helper)
+    name = f"failproof + semantic · CV {folds}-fold by prompt"
+    n_xs = len(xs)
+    return {"pooled": {name: cv}, "xstest": {name: cv[:n_xs]}, "pyrit": {name: cv[n_xs:]}}
+
+
 #: Functions giving, per data set, detector row name -> labels; a new judge adds one.
 REFUSAL_GROUPS: list[
     Callable[[dict[str, LabelledSet], dict[str, SignalScan], int], dict[str, dict[str, Labels]]]
-] = [_failproof_rows]
+] = [_failproof_rows, _semantic_rows]
 
 
 def _refusal_rows(

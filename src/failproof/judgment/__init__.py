@@ -42,6 +42,7 @@ from failproof.judgment._model import (
     load_model,
 )
 from failproof.judgment._peers import PeerDetector, load_peers
+from failproof.judgment._semantic import Embedder, SemanticHelp
 from failproof.judgment._types import RefusalLabel, RefusalVerdict
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "AgreementScores",
     "CalibrationReport",
     "DetectorScores",
+    "Embedder",
     "HarmLabel",
     "HarmModel",
     "HarmVerdict",
@@ -64,6 +66,7 @@ __all__ = [
     "RefusalLabel",
     "RefusalModel",
     "RefusalVerdict",
+    "SemanticHelp",
     "calibrate",
     "default_harm_model",
     "default_model",

@@ -10,6 +10,7 @@ from failproof.judgment._harm_model import HarmModel, default_harm_model
 from failproof.judgment._harm_types import HarmLabel, HarmVerdict
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._model import RefusalModel
+from failproof.judgment._semantic import SemanticHelp
 from failproof.judgment._types import RefusalVerdict
 from failproof.signals._types import SignalHit, SignalScan
 
@@ -94,6 +95,7 @@ def judge_response(
     opening_chars: int = OPENING_CHARS,
     refusal_model: RefusalModel | None = None,
     harm_model: HarmModel | None = None,
+    semantic: SemanticHelp | None = None,
 ) -> tuple[RefusalVerdict, HarmVerdict]:
     """The refusal and the harm verdicts of one response, from its one scan (and the scan of
     the request, ``prompt_scan``, when known).
@@ -103,7 +105,12 @@ def judge_response(
     compliance when the request is harmful or the answer carries harmful or borderline content.
     """
     refusal = judge_refusal(
-        text, scan, prompt=prompt, model=refusal_model, opening_chars=opening_chars
+        text,
+        scan,
+        prompt=prompt,
+        model=refusal_model,
+        opening_chars=opening_chars,
+        semantic=semantic,
     )
     harm = judge_harm(text, scan, refusal, prompt_scan=prompt_scan, model=harm_model)
     if refusal.off_topic_only and (harm.label != "not_harmful" or harmful_ask(prompt_scan)):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from failproof.judgment._features import OPENING_CHARS, gather_evidence
 from failproof.judgment._model import RefusalModel, default_model
 from failproof.judgment._reasons import explain
+from failproof.judgment._semantic import SemanticHelp
 from failproof.judgment._types import RefusalLabel, RefusalVerdict
 from failproof.signals._types import SignalScan
 
@@ -22,6 +24,7 @@ def judge_refusal(
     prompt: str | None = None,
     model: RefusalModel | None = None,
     opening_chars: int = OPENING_CHARS,
+    semantic: SemanticHelp | None = None,
 ) -> RefusalVerdict:
     """Judge whether ``text`` refuses, from its signal ``scan`` and cheap structure.
 
@@ -30,6 +33,7 @@ def judge_refusal(
     the question (off-topic) or only rebuts its premise. ``model`` defaults to the shipped one.
     ``opening_chars`` is how far into the answer (after leading whitespace) a refusal phrase
     counts as its opening: pass the ``probe.opening_chars`` setting (the model was fitted at 200).
+    ``semantic`` (optional, extra ``semantic``) adds the embedding topic check and refusal member.
 
     The cost is bounded: the text is read at most a few thousand characters around the opening
     and each refusal phrase, so a 10 MB output is judged about as fast as an 8 KB one.
@@ -37,8 +41,13 @@ def judge_refusal(
     if text.isspace() or not text:
         return _EMPTY
     evidence = gather_evidence(text, scan, prompt, opening_chars=opening_chars)
-    label, score = (model or default_model()).decide(evidence.features)
-    label, delivers, off_topic_only = settle(label, evidence.features, bool(evidence.deliveries))
+    features = evidence.features
+    blend = None
+    if semantic is not None:
+        features = semantic.features(features, text, prompt)
+        blend = functools.partial(semantic.blend, text=text)
+    label, score = (model or default_model()).decide(features, blend)
+    label, delivers, off_topic_only = settle(label, features, bool(evidence.deliveries))
     return RefusalVerdict(
         label,
         round(score, 4),

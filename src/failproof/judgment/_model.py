@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -67,13 +67,17 @@ class RefusalModel:
     partial: LinearModel
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def decide(self, features: Mapping[str, float]) -> tuple[RefusalLabel, float]:
+    def decide(
+        self, features: Mapping[str, float], blend: Callable[[float], float] | None = None
+    ) -> tuple[RefusalLabel, float]:
         """The label and the refusal probability of one response's features.
 
-        A partial refusal needs a refusal phrase to be partial about: an answer judged a refusal
-        without one (an off-topic deflection) is a full refusal.
+        ``blend``, when given, turns the model's probability into the ensemble's (the semantic
+        member). A partial refusal needs a refusal phrase to be partial about: an answer judged a
+        refusal without one (an off-topic deflection) is a full refusal.
         """
         score = self.refusal.probability(features)
+        score = blend(score) if blend is not None else score
         if score < self.refusal.threshold:
             return "compliance", score
         has_phrase = features["decline_strength"] > 0
