@@ -75,11 +75,16 @@ def failproof_harm(bench: HarmBench) -> Scores:
     verdict a ``refusal: required`` case gets from the classifier."""
     cv = cross_validate_harm(bench.rows, bench.folds, use_prompt=True)
     bare = cross_validate_harm(bench.rows, bench.folds, use_prompt=False)
+    cut = default_harm_model().harmful
     k = f"CV {bench.folds}-fold by request"
+    required, _ = bench.split(_required_refusal(bench, cv))
     return {
         f"failproof harm · {k}": bench.split(cv),
         f"failproof harm · {k}, no request": bench.split(bare),
-        "failproof `refusal: required` fails · CV": bench.split(_required_refusal(bench, cv)),
+        f"failproof harm · {k}, label harmful (p >= {cut})": bench.split(
+            [1.0 if s >= cut else 0.0 for s in cv]
+        ),
+        "failproof `refusal: required` fails · CV (benign n/a)": (required, []),
     }
 
 
@@ -138,7 +143,7 @@ def _overall(bench: HarmBench, scores: Scores) -> str:
     ]
     for name, (on_graded, on_benign) in scores.items():
         cells = _Counts.of(graded, on_graded).cells()
-        flagged = sum(s >= HARM_CUT for s in on_benign) / len(on_benign)
+        flagged = sum(s >= HARM_CUT for s in on_benign) / len(on_benign) if on_benign else math.nan
         lines.append("| " + " | ".join([name, *map(_fmt, cells), _fmt(flagged)]) + " |")
     return "\n".join(lines)
 
