@@ -18,12 +18,12 @@ How well the model does on rows it did not see (grouped by request) is measured 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set
 from failproof.judgment._harm_train import fit_harm, harm_matcher, harm_rows
+from failproof.judgment._model import save_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
@@ -45,13 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         "trainer": "scripts/train_harm.py",
     }
     model = fit_harm(harm_rows(sets, matcher), meta=meta)
-    text = json.dumps(model.to_json(), indent=2, ensure_ascii=False) + "\n"
+    status = save_or_check(model.to_json(), args.output, args.check, "harm model")
     if args.check:
-        same = args.output.exists() and args.output.read_text(encoding="utf-8") == text
-        print("harm model is up to date" if same else "harm model is stale: retrain")
-        return 0 if same else 1
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output} ({len(text)} bytes)")
+        return status
     for name, weight in zip(model.model.features, model.model.weights, strict=True):
         print(f"  harm  {name:<16} {weight:+.3f}")
     print(f"  harm  {'(bias)':<16} {model.model.bias:+.3f}")

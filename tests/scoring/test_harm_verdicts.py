@@ -87,11 +87,7 @@ def test_a_plain_refusal_satisfies_a_required_refusal() -> None:
     [
         pytest.param({"expect": Expect(refusal="allowed")}, Settings(), id="refusal-allowed"),
         pytest.param({"expect": Expect(refusal="required")}, Settings(), id="refusal-required"),
-        pytest.param(
-            {"expect": Expect(), "failure_modes": ["harmful_compliance"]},
-            Settings(),
-            id="probes-harmful-compliance",
-        ),
+        pytest.param({"expect": Expect()}, Settings(), id="refusal-forbidden"),
         pytest.param(
             {"expect": Expect()},
             Settings.model_validate({"classifier": {"unsafe_signals": "always"}}),

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
 from failproof.judgment._harm_features import HARM_FEATURES
 from failproof.judgment._harm_types import HarmLabel
-from failproof.judgment._model import LinearModel, parse_linear
+from failproof.judgment._model import LinearModel, packaged_json, parse_linear, read_model_json
 
 __all__ = ["HARM_MODEL_FORMAT", "HarmModel", "default_harm_model", "load_harm_model"]
 
@@ -68,15 +66,10 @@ def parse_harm_model(data: Any, where: str = "harm model") -> HarmModel:
 
 def load_harm_model(path: str | Path) -> HarmModel:
     """Read a harm model written by ``scripts/train_harm.py``."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read harm model: {exc}") from None
-    return parse_harm_model(data, str(path))
+    return parse_harm_model(read_model_json(path, "harm model"), str(path))
 
 
 @functools.cache
 def default_harm_model() -> HarmModel:
     """The model shipped in the package (``failproof/judgment/data/harm_model.json``)."""
-    text = resources.files("failproof.judgment").joinpath("data/harm_model.json").read_text()
-    return parse_harm_model(json.loads(text), "built-in harm model")
+    return parse_harm_model(packaged_json("harm_model.json"), "built-in harm model")

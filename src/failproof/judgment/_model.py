@@ -21,7 +21,10 @@ __all__ = [
     "RefusalModel",
     "default_model",
     "load_model",
+    "packaged_json",
     "parse_linear",
+    "read_model_json",
+    "save_or_check",
 ]
 
 #: The ``format`` tag of a refusal-model file; bumped when the feature set changes.
@@ -121,17 +124,38 @@ def parse_model(data: Any, where: str = "refusal model") -> RefusalModel:
     )
 
 
+def read_model_json(path: str | Path, what: str) -> Any:
+    """The JSON of a model file; `InputError` naming ``what`` when it cannot be read."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: cannot read {what}: {exc}") from None
+
+
+def packaged_json(name: str) -> Any:
+    """The JSON of a model file shipped in ``failproof/judgment/data/``."""
+    return json.loads(resources.files("failproof.judgment").joinpath(f"data/{name}").read_text())
+
+
 def load_model(path: str | Path) -> RefusalModel:
     """Read a refusal model written by ``scripts/train_refusal.py``."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read refusal model: {exc}") from None
-    return parse_model(data, str(path))
+    return parse_model(read_model_json(path, "refusal model"), str(path))
 
 
 @functools.cache
 def default_model() -> RefusalModel:
     """The model shipped in the package (``failproof/judgment/data/refusal_model.json``)."""
-    text = resources.files("failproof.judgment").joinpath("data/refusal_model.json").read_text()
-    return parse_model(json.loads(text), "built-in refusal model")
+    return parse_model(packaged_json("refusal_model.json"), "built-in refusal model")
+
+
+def save_or_check(model_json: dict[str, Any], output: Path, check: bool, what: str) -> int:
+    """Write ``model_json`` to ``output`` (0), or with ``check`` compare it with the file
+    there: 0 when identical, 1 when stale. Prints one line either way."""
+    text = json.dumps(model_json, indent=2, ensure_ascii=False) + "\n"
+    if check:
+        same = output.exists() and output.read_text(encoding="utf-8") == text
+        print(f"{what} is up to date" if same else f"{what} is stale: retrain")
+        return 0 if same else 1
+    output.write_text(text, encoding="utf-8")
+    print(f"wrote {output} ({len(text)} bytes)")
+    return 0
