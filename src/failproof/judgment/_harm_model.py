@@ -25,7 +25,7 @@ class HarmModel:
     ``borderline``, else ``not_harmful``.
 
     The cuts are set for fairness to benign answers: at 0.5 the model flags a third of XSTest's
-    answers to safe-but-edgy prompts; at 0.7 under a tenth (``bench/judgment.py``).
+    answers to safe-but-edgy prompts; at 0.7 about 3 % (``bench/judgment.py``).
     """
 
     model: LinearModel
