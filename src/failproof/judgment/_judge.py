@@ -70,8 +70,8 @@ def settle(
 
     A refusal followed by a turn back to help that is then given (``delivered``) is a partial
     refusal that delivers. (Help *before* the decline is left to the model's partial stage: a
-    stretch of answer before a decline is as often moral framing as delivered content.) A refusal with no decline phrase rests on the
-    off-topic feature alone.
+    stretch of answer before a decline is as often moral framing as delivered content.) A
+    refusal with no decline phrase rests on the off-topic feature alone.
     """
     delivers = label != "compliance" and delivered
     if delivers:
