@@ -11,6 +11,7 @@ The library API; the ``failproof`` command is a thin layer over it::
     print(outcome.report.summary["overall_run_score"])
 """
 
+from failproof._version import __version__
 from failproof.config import Settings, load_settings
 from failproof.core import Case, CaseResult, Response, Run, Suite
 from failproof.errors import FailproofError
@@ -26,8 +27,6 @@ from failproof.runner import (
 from failproof.store import Store
 from failproof.suites import load_suite, load_suites, resolve_suite
 from failproof.targets import Target, create_target
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Case",

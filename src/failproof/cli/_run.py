@@ -32,6 +32,7 @@ from failproof.runner import (
     suite_source,
     target_options,
 )
+from failproof.safe import load_safe_config
 from failproof.store import Store
 
 __all__ = ["RunFlags", "execute"]
@@ -78,7 +79,12 @@ def execute(
         try:
             if isinstance(request, str):
                 outcome = resume_run(
-                    request, settings=settings, store=store, responses_path=path, progress=progress
+                    request,
+                    settings=settings,
+                    store=store,
+                    responses_path=path,
+                    progress=progress,
+                    safe_config=load_safe_config,
                 )
             else:
                 outcome = start_run(
@@ -88,6 +94,7 @@ def execute(
                     run_id=run_id,
                     responses_path=path,
                     progress=progress,
+                    safe_config=load_safe_config,
                 )
         except RunInterrupted as stop:
             stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -115,11 +122,6 @@ def _request(
         target_options=options,
         repeat=repeat,
     )
-
-
-def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
-    with Store(settings.db_path) as store:
-        return list(store.get_run(run_id).config.get("patterns") or [])
 
 
 @app.command()
@@ -223,8 +225,12 @@ def run(
     }
     settings = settings_from(config, **flags)
     if resume:
-        if not patterns and (stored := _stored_patterns(settings, resume)):
-            settings = settings_from(config, **{**flags, "probe__patterns": stored})
+        if patterns:
+            raise ConfigError(
+                "--resume scores the rest of the run as it was recorded; --patterns cannot change it",
+                hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
+                f"{resume} --patterns ...'",
+            )
         request: RunRequest | str = resume
     else:
         options = target_options(

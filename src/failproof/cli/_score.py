@@ -19,6 +19,7 @@ from failproof.cli._app import (
 from failproof.cli._output import emit_reports, stderr
 from failproof.report import exit_code
 from failproof.runner import score_responses
+from failproof.safe import load_safe_config
 
 
 @app.command()
@@ -50,7 +51,7 @@ def score(
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
     )
-    outcome = score_responses(responses, suite, settings=settings)
+    outcome = score_responses(responses, suite, settings=settings, safe_config=load_safe_config)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         stderr.print(

@@ -1,6 +1,6 @@
 """Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
-from failproof.metrics._base import AggregateContext, Aggregator, aggregators
+from failproof.metrics._base import AggregateContext, Aggregator, aggregators, context_for
 from failproof.metrics._robustness import VariantPair, pair_variants
 from failproof.metrics._scores import (
     latency_summary,
@@ -16,6 +16,7 @@ __all__ = [
     "Aggregator",
     "VariantPair",
     "aggregators",
+    "context_for",
     "latency_summary",
     "overall_run_score",
     "pair_variants",

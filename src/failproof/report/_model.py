@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config import Settings
 from failproof.core import CaseResult, Run, utc_now
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import aggregators, context_for
 
 __all__ = ["SCHEMA_VERSION", "Report", "build_report"]
 
@@ -41,14 +41,17 @@ class Report(BaseModel):
 def build_report(
     run: Run,
     results: Iterable[CaseResult],
-    settings: Settings,
+    settings: Settings | None = None,
     *,
     suite_weights: dict[str, float] | None = None,
 ) -> Report:
-    """Run every registered aggregator over ``results`` and assemble the report."""
+    """Run every registered aggregator over ``results`` and assemble the report.
+
+    Aggregates read the scoring recorded with ``run``, never the environment; ``settings`` only
+    stand in for a run made before scoring records.
+    """
     ordered: Sequence[CaseResult] = sorted(results, key=lambda r: r.key)
-    weights = suite_weights or run.config.get("suite_weights") or {}
-    ctx = AggregateContext(settings=settings, suite_weights=dict(weights))
+    ctx = context_for(run, settings, suite_weights)
     sections: dict[str, Any] = {}
     extensions: dict[str, Any] = {}
     for entry in aggregators:

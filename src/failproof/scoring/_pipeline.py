@@ -6,7 +6,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
@@ -17,10 +17,17 @@ class ScorerWarning(UserWarning):
     """A scorer raised on some response; its error is kept in the result."""
 
 
-def build_scorers(settings: Settings, names: Sequence[str] | None = None) -> list[Scorer]:
-    """Instantiate the named scorers (all registered ones by default), in name order."""
+def build_scorers(
+    config: ScoringConfig | Settings, names: Sequence[str] | None = None
+) -> list[Scorer]:
+    """The named scorers (all registered ones by default, in name order) that ``config`` needs.
+
+    ``config`` is a run's scoring record; `Settings` are reduced to theirs (without SAFE).
+    """
+    record = config if isinstance(config, ScoringConfig) else ScoringConfig.from_settings(config)
     chosen = names if names is not None else scorers.names()
-    return [scorers.get(name)(settings) for name in chosen]
+    classes = [scorers.get(name) for name in chosen]
+    return [cls(record) for cls in classes if cls.wanted(record)]
 
 
 def score_case(

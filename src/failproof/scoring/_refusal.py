@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case
 from failproof.judgment import RefusalVerdict, judge_refusal
 from failproof.scoring._base import Evidence
@@ -18,7 +18,7 @@ def asked(case: Case) -> str:
 
 
 def refusal_verdict(
-    case: Case, evidence: Evidence, scan: SignalScan, settings: Settings
+    case: Case, evidence: Evidence, scan: SignalScan, settings: ScoringConfig
 ) -> RefusalVerdict:
     """`judge_refusal` of the response, with the case's question and the configured opening.
 
