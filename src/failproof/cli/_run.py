@@ -227,7 +227,7 @@ def run(
     if resume:
         if patterns:
             raise ConfigError(
-                "--resume scores the rest of the run as it was recorded; --patterns cannot change it",
+                "--patterns cannot change a resumed run: it is scored as it was recorded",
                 hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
                 f"{resume} --patterns ...'",
             )
