@@ -21,6 +21,7 @@ from failproof.report._format import excerpt
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
 from failproof.report._present_more import safe_view
+from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -58,6 +59,13 @@ def _header(report: Report) -> Text:
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass",
     )
+
+
+def _notes(report: Report) -> Text | None:
+    notes = record_notes(report)
+    if not notes:
+        return None
+    return Text("\n".join(f"note: {plain(n, 300)}" for n in notes), style="yellow")
 
 
 def _headline(report: Report) -> Group:
@@ -170,6 +178,7 @@ class ConsoleRenderer(Renderer):
         )
         parts: list[RenderableType | None] = [
             _header(report),
+            _notes(report),
             _headline(report),
             _suites(report),
             _failures(report),

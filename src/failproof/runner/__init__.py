@@ -10,6 +10,7 @@ from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._options import parse_headers, parse_params, target_options, templatize_env
 from failproof.runner._plan import RunRequest, WorkItem, cache_key, plan_work, suite_source
 from failproof.runner._progress import ProgressMode, make_progress
+from failproof.runner._rescore import RESCORED_FROM, rescore_run
 from failproof.runner._responses import ResponsesWriter, recorded_line
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run
@@ -18,6 +19,7 @@ from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_
 
 __all__ = [
     "DEMO_LIMIT",
+    "RESCORED_FROM",
     "AdaptiveGate",
     "CallStats",
     "Caller",
@@ -49,6 +51,7 @@ __all__ = [
     "parse_params",
     "plan_work",
     "recorded_line",
+    "rescore_run",
     "resume_run",
     "score_responses",
     "start_run",
