@@ -74,7 +74,12 @@ from failproof.safe._loader import (
 )
 from failproof.safe._markdown import escape_markdown, render_markdown
 from failproof.safe._matching import Hits, PhraseIndex
-from failproof.safe._outputs import parse_safe_formats, report_stem, write_outputs
+from failproof.safe._outputs import (
+    REPORT_EXTENSIONS,
+    parse_safe_formats,
+    report_stem,
+    write_outputs,
+)
 from failproof.safe._paired import PairedTest, holm, sign_flip_test
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
 from failproof.safe._report import (
@@ -111,6 +116,7 @@ __all__ = [
     "HARM_RULE",
     "LABELS",
     "METRICS",
+    "REPORT_EXTENSIONS",
     "REPORT_FORMATS",
     "SCHEMA_VERSION",
     "AhMatcher",
