@@ -23,8 +23,14 @@ class ExitCode(IntEnum):
 
 
 def case_verdict(result: CaseResult) -> Verdict:
-    """The worst verdict any scorer gave: classifier, probe gate or SAFE label."""
+    """The worst verdict any scorer gave: classifier, probe gate or SAFE label.
+
+    A scorer that raised on the case (its ``scorer_error`` is kept) makes it fail: what was not
+    scored never reads as a pass.
+    """
     verdicts: list[Verdict] = []
+    if any(isinstance(v, dict) and "scorer_error" in v for v in result.scores.values()):
+        verdicts.append("fail")
     if result.classification is not None:
         verdicts.append("pass" if result.classification.primary == "pass" else "fail")
     elif result.error is not None:
