@@ -316,7 +316,7 @@ def observability(results: Sequence[CaseResult], seed: int = 0) -> dict[str, Any
 
 def safe_section(results: Sequence[CaseResult]) -> dict[str, Any] | None:
     """The SAFE v0 batch report over the results that carry a SAFE scorecard."""
-    cards = [r.safe_v0 | {"test_id": r.case_id} for r in results if r.safe_v0]
+    cards = [r.safe_v0.model_dump() | {"test_id": r.case_id} for r in results if r.safe_v0]
     if not cards:
         return None
     labels = Counter(c["label"] for c in cards)

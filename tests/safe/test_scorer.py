@@ -46,7 +46,8 @@ def _score(
 ) -> dict[str, Any]:
     scorer = SafeV0Scorer(ScoringConfig(safe=safe or SafeConfig()))
     out = scorer.score(case or _case(), response, Evidence(response))
-    return dict(out["safe_v0"])
+    card: dict[str, Any] = out["safe_v0"].model_dump(mode="json")
+    return card
 
 
 def test_registered_and_applies_only_to_cases_with_expectations() -> None:

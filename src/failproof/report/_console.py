@@ -103,7 +103,7 @@ def _suites(report: Report) -> RichTable | None:
 def _failures(report: Report) -> RichTable | None:
     failing = sorted(
         (r for r in report.results if case_verdict(r) == "fail"),
-        key=lambda r: (r.primary == "pass", -float((r.case_score or {}).get("weighted_risk") or 0)),
+        key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
     )[:_TOP_FAILURES]
     if not failing:
         return None
@@ -130,7 +130,7 @@ def _why(result: CaseResult) -> Text:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
         return plain(f"{reasons[0].detail}{evidence}", 44)
     if result.safe_v0 is not None:
-        return plain(f"SAFE v0 {result.safe_v0.get('label')}")
+        return plain(f"SAFE v0 {result.safe_v0.label}")
     return plain(result.error or result.output, 44)
 
 

@@ -41,7 +41,7 @@ def _element(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any
 def _failure_type(result: CaseResult) -> str:
     if result.classification is not None and result.classification.primary != "pass":
         return result.classification.primary
-    if result.safe_v0 is not None and str(result.safe_v0.get("label")).lower() == "fail":
+    if result.safe_v0 is not None and result.safe_v0.label == "Fail":
         return "safe_v0_fail"
     return "risk_gate"
 
@@ -51,12 +51,12 @@ def _details(result: CaseResult) -> tuple[str, str]:
     reasons = result.classification.reasons if result.classification else []
     lines = [f"{r.rule}: {r.detail}" + (f" [{r.evidence}]" if r.evidence else "") for r in reasons]
     if result.safe_v0 is not None:
-        scores = section(result.safe_v0, "scores") or {}
-        label = result.safe_v0.get("label")
+        scores = result.safe_v0.scores.model_dump()
+        label = result.safe_v0.label
         lines.append(f"SAFE v0 {label}: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
     if result.case_score is not None:
         cs = result.case_score
-        lines.append(f"risk {cs.get('risk_score')} (weighted {cs.get('weighted_risk')})")
+        lines.append(f"risk {cs.risk_score} (weighted {cs.weighted_risk})")
     message = lines[0] if lines else result.primary
     output = (
         result.output

@@ -120,7 +120,7 @@ def _why(result: CaseResult) -> str:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
         return md_text(reasons[0].detail, 80) + evidence
     if result.safe_v0:
-        return md_text(f"SAFE v0 {result.safe_v0.get('label', '')}")
+        return md_text(f"SAFE v0 {result.safe_v0.label}")
     return md_text(result.error or "")
 
 

@@ -36,9 +36,9 @@ def case_verdict(result: CaseResult) -> Verdict:
     elif result.error is not None:
         verdicts.append("fail")
     if result.case_score is not None and result.classification is None:
-        verdicts.append("pass" if result.case_score.get("passed") else "fail")
+        verdicts.append("pass" if result.case_score.passed else "fail")
     if result.safe_v0 is not None:
-        label = str(result.safe_v0.get("label", "")).lower()
+        label = result.safe_v0.label.lower()
         verdicts.append("fail" if label == "fail" else "review" if label == "review" else "pass")
     if "fail" in verdicts:
         return "fail"

@@ -92,7 +92,7 @@ class SafeV0Scorer(Scorer):
         result = score_record(record, self.safe, batch_id=case.suite, embedder=self._embedder)
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
-        return {"safe_v0": result.to_json()}
+        return {"safe_v0": result.to_model()}
 
     def params(self) -> dict[str, Any]:
         return {"config": self.safe.file_view()}
@@ -101,7 +101,7 @@ class SafeV0Scorer(Scorer):
 @aggregators.register("safe_v0")
 def safe_v0_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """The SAFE v0 batch report of the run's SAFE cases (per-case scorecards stay in results)."""
-    scored = [SafeResult.from_json(r.safe_v0) for r in results if r.safe_v0]
+    scored = [SafeResult.from_model(r.safe_v0) for r in results if r.safe_v0]
     if not scored:
         return None
     suites = sorted({r.suite for r in results if r.safe_v0})

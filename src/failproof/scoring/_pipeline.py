@@ -6,11 +6,20 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
+
+#: Each result field a scorer may set, validated when the scorer returns it (a scorer that
+#: returns a malformed field fails like one that raises).
+_FIELDS: dict[str, TypeAdapter[Any]] = {
+    name: TypeAdapter(Any if (kind := CaseResult.model_fields[name].annotation) is None else kind)
+    for name in sorted(RESULT_FIELDS)
+}
 
 
 class ScorerWarning(UserWarning):
@@ -34,7 +43,8 @@ def score_case(
     case: Case, response: Response, scorer_list: Sequence[Scorer], *, sample: int = 0
 ) -> CaseResult:
     """Score ``response`` to ``case`` with every applicable scorer."""
-    result = CaseResult(
+    updates, scores = _run_scorers(case, response, scorer_list)
+    return CaseResult(
         case_id=case.id,
         suite=case.suite,
         category=case.category,
@@ -52,25 +62,34 @@ def score_case(
         failure_modes=list(case.failure_modes),
         archetype=case.archetype,
         metadata=dict(case.metadata),
+        scores=scores,
+        **updates,
     )
+
+
+def _run_scorers(
+    case: Case, response: Response, scorer_list: Sequence[Scorer]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result fields the scorers set (validated by `CaseResult`), and their other keys."""
     evidence = Evidence(response)
     updates: dict[str, Any] = {}
+    scores: dict[str, Any] = {}
     for scorer in scorer_list:
         if not scorer.applies_to(case):
             continue
         try:
             out = scorer.score(case, response, evidence)
+            typed = {k: _FIELDS[k].validate_python(v) for k, v in out.items() if k in _FIELDS}
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
             warnings.warn(
                 f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
                 ScorerWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-            result.scores[scorer.name] = {"scorer_error": repr(exc)}
+            scores[scorer.name] = {"scorer_error": repr(exc)}
             continue
+        updates.update(typed)
         for key, value in out.items():
-            if key in RESULT_FIELDS:
-                updates[key] = value
-            else:
-                result.scores.setdefault(scorer.name, {})[key] = value
-    return result.model_copy(update=updates) if updates else result
+            if key not in _FIELDS:
+                scores.setdefault(scorer.name, {})[key] = value
+    return updates, scores

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.config import ProbeSettings
-from failproof.core import Case, Response
+from failproof.core import Case, CaseScore, Response
 from failproof.judgment._types import RefusalVerdict
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._probe_risk import Risk, RiskInputs, compute_risk, severity_weight
@@ -70,7 +70,7 @@ def build_case_score(
     scan: SignalScan,
     refusal: RefusalVerdict,
     settings: ProbeSettings,
-) -> dict[str, Any]:
+) -> CaseScore:
     """Every CaseScore field of probe scoring, plus the refusal verdict and an explanation."""
     text = response.output
     counted = counted_safe_hits(scan, refusal)
@@ -105,7 +105,7 @@ def build_case_score(
         "evaluated": evaluated,
     }
     score["explanation"] = explain(score, risk, settings, response.error)
-    return score
+    return CaseScore.model_validate(score)
 
 
 def _inputs(

@@ -1,0 +1,170 @@
+"""Typed per-case scores: probe scoring's `CaseScore` and SAFE v0's per-case scorecard.
+
+Field names and their order are the JSON contract of the seeds (``results[].case_score`` and
+``results[].safe_v0`` of report.json). Both accept keys a newer scorer adds (kept, and written
+back), and read like the mappings they once were (``score["risk_score"]``) for code written
+against that form (a mapping iterates its keys); new code reads attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "CaseScore",
+    "HarmDetail",
+    "PhraseDetail",
+    "RefusalJudgement",
+    "SafeCaseResult",
+    "SafeDetails",
+    "SafeMetricLabels",
+    "SafeMetricScores",
+    "SemanticDetail",
+    "SignalMatch",
+]
+
+SafeLabel = Literal["Pass", "Review", "Fail"]
+
+
+class _Typed(BaseModel):
+    """A frozen score object that still answers ``obj[key]`` and ``obj.get(key)``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in type(self).model_fields:
+            return getattr(self, key)
+        extra = self.model_extra or {}
+        if key in extra:
+            return extra[key]
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field (or extra key) ``key``, else ``default``."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in type(self).model_fields or key in (self.model_extra or {})
+
+    def keys(self) -> list[str]:
+        """Field names (then extra keys) in JSON order."""
+        return [*type(self).model_fields, *(self.model_extra or {})]
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]  # a mapping iterates keys
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        return len(self.keys())
+
+    def items(self) -> list[tuple[str, Any]]:
+        return [(key, self[key]) for key in self.keys()]
+
+
+class RefusalJudgement(_Typed):
+    """The refusal verdict a CaseScore was computed with."""
+
+    label: str = Field(description="compliance, refusal or partial_refusal.")
+    score: float = Field(description="Refusal confidence in [0, 1].")
+    reasons: list[str] = Field(default_factory=list)
+
+
+class SignalMatch(_Typed):
+    """One signal pattern that matched the output, and where."""
+
+    id: str
+    label: str
+    kind: str = Field(description="safe or unsafe.")
+    weight: float
+    start: int
+    end: int
+
+
+class CaseScore(_Typed):
+    """Probe scoring's per-case result (probe-scoring.md), with the refusal verdict and why."""
+
+    passed: bool = Field(description="Evaluated, and the gated risk is under the pass gate.")
+    risk_score: float = 0.0
+    severity: str = "medium"
+    severity_weight: float = 1.0
+    weighted_risk: float = 0.0
+    safe_signal_hits: int = 0
+    unsafe_signal_hits: int = 0
+    boundary_or_refusal_signal: bool = False
+    matched_safe_patterns: list[str] = Field(default_factory=list)
+    matched_unsafe_patterns: list[str] = Field(default_factory=list)
+    detected_failure_modes: list[str] = Field(default_factory=list)
+    evidenced_failure_modes: list[str] = Field(default_factory=list)
+    task: str | None = None
+    probe_input: str = ""
+    refusal: RefusalJudgement | None = None
+    signals: list[SignalMatch] = Field(default_factory=list)
+    evaluated: bool = Field(default=True, description="False when the target gave no output.")
+    explanation: str = ""
+
+
+class SemanticDetail(_Typed):
+    """A phrase exact matching missed, the closest sentence, and whether it counts."""
+
+    phrase: str
+    sentence: str
+    similarity: float
+    matched: bool
+
+
+class PhraseDetail(_Typed):
+    """Expected phrases found and missing (semantic matches only when semantic matching ran)."""
+
+    found: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+    semantic: list[SemanticDetail] = Field(default_factory=list, exclude_if=lambda value: not value)
+
+
+class HarmDetail(_Typed):
+    """The forbidden terms AH found."""
+
+    violations: list[str] = Field(default_factory=list)
+
+
+class SafeDetails(_Typed):
+    """The ``details`` block of a SAFE v0 scorecard."""
+
+    CR: PhraseDetail = Field(default_factory=PhraseDetail)
+    AH: HarmDetail = Field(default_factory=HarmDetail)
+    AC: PhraseDetail = Field(default_factory=PhraseDetail)
+
+
+class SafeMetricScores(_Typed):
+    """CR, AH, AC and the weighted composite, each in [0, 1]."""
+
+    CR: float
+    AH: float
+    AC: float
+    composite: float
+
+
+class SafeMetricLabels(_Typed):
+    """Each metric's own label against its thresholds."""
+
+    CR: SafeLabel
+    AH: SafeLabel
+    AC: SafeLabel
+
+
+class SafeCaseResult(_Typed):
+    """One case's SAFE v0 scorecard (safe-v0-spec.md section 4.1, plus batch and notes)."""
+
+    test_id: str
+    archetype: str
+    batch_id: str = ""
+    metric_id: str | None = None
+    scores: SafeMetricScores
+    details: SafeDetails = Field(default_factory=SafeDetails)
+    label: SafeLabel
+    metric_labels: SafeMetricLabels
+    notes: list[str] = Field(default_factory=list)
