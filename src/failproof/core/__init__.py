@@ -23,23 +23,35 @@ from failproof.core._scores import (
     SemanticDetail,
     SignalMatch,
 )
+from failproof.core._sections import (
+    AggregateMetrics,
+    Interval,
+    Observability,
+    SafeBatchReport,
+    SuiteRow,
+    Summary,
+)
 from failproof.core._suite import Suite
 
 __all__ = [
     "PRIMARY_CLASSES",
+    "AggregateMetrics",
     "Case",
     "CaseResult",
     "CaseScore",
     "Classification",
     "Expect",
     "HarmDetail",
+    "Interval",
     "Message",
+    "Observability",
     "PhraseDetail",
     "Primary",
     "Reason",
     "RefusalJudgement",
     "Response",
     "Run",
+    "SafeBatchReport",
     "SafeCaseResult",
     "SafeDetails",
     "SafeExpectations",
@@ -49,6 +61,8 @@ __all__ = [
     "Severity",
     "SignalMatch",
     "Suite",
+    "SuiteRow",
+    "Summary",
     "parse_json_output",
     "utc_now",
 ]

@@ -8,7 +8,7 @@ against that form (a mapping iterates its keys); new code reads attributes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,8 +29,8 @@ __all__ = [
 SafeLabel = Literal["Pass", "Review", "Fail"]
 
 
-class _Typed(BaseModel):
-    """A frozen score object that still answers ``obj[key]`` and ``obj.get(key)``."""
+class _Typed(BaseModel, Mapping[str, Any]):
+    """A frozen score object that still reads as the mapping it once was (keys in JSON order)."""
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
@@ -42,28 +42,11 @@ class _Typed(BaseModel):
             return extra[key]
         raise KeyError(key)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The field (or extra key) ``key``, else ``default``."""
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __contains__(self, key: object) -> bool:
-        return key in type(self).model_fields or key in (self.model_extra or {})
-
-    def keys(self) -> list[str]:
-        """Field names (then extra keys) in JSON order."""
-        return [*type(self).model_fields, *(self.model_extra or {})]
-
     def __iter__(self) -> Iterator[str]:  # type: ignore[override]  # a mapping iterates keys
-        return iter(self.keys())
+        return iter([*type(self).model_fields, *(self.model_extra or {})])
 
     def __len__(self) -> int:
-        return len(self.keys())
-
-    def items(self) -> list[tuple[str, Any]]:
-        return [(key, self[key]) for key in self.keys()]
+        return len(type(self).model_fields) + len(self.model_extra or {})
 
 
 class RefusalJudgement(_Typed):

@@ -17,7 +17,6 @@ from typing import Any
 
 from failproof.core import CaseResult, CaseScore
 from failproof.report._model import Report
-from failproof.report._present import section
 from failproof.report._verdict import case_verdict
 
 __all__ = ["FIELDS", "OUTPUT_LIMIT", "case_payload", "script_json"]
@@ -104,17 +103,14 @@ def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
     for i, result in enumerate(report.results):
         by_id.setdefault(result.case_id, []).append(i)
     out: dict[int, tuple[Any, Any, Any]] = {}
-    points = section(report.observability, "points")
-    for point in points if isinstance(points, list) else []:
-        if not isinstance(point, dict):
-            continue
-        key = (str(point.get("suite")), str(point.get("case_id")), point.get("sample") or 0)
-        found = by_key.get(key)
+    points = report.observability.points if report.observability else []
+    for point in points:
+        found = by_key.get((point.suite, point.case_id, point.sample))
         if found is None:
-            free = [i for i in by_id.get(key[1], []) if i not in out]
+            free = [i for i in by_id.get(point.case_id, []) if i not in out]
             found = free[0] if free else None
         if found is not None:
-            out[found] = (point.get("cluster"), point.get("scatter_x"), point.get("scatter_y"))
+            out[found] = (point.cluster, point.scatter_x, point.scatter_y)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
@@ -110,7 +110,7 @@ def _properties(parent: ET.Element, report: Report, suite: str) -> None:
         ],
     ]
     for name, value in values:
-        if value is not None and not isinstance(value, dict | list):
+        if value is not None and not isinstance(value, Mapping | list):
             _element(props, "property", name=name, value=value)
 
 

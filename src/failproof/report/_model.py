@@ -9,7 +9,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config import Settings
-from failproof.core import CaseResult, Run, utc_now
+from failproof.core import (
+    AggregateMetrics,
+    CaseResult,
+    Observability,
+    Run,
+    SafeBatchReport,
+    SuiteRow,
+    Summary,
+    utc_now,
+)
 from failproof.metrics import aggregators, context_for
 
 __all__ = ["SCHEMA_VERSION", "Report", "build_report"]
@@ -27,11 +36,11 @@ class Report(BaseModel):
     schema_version: str = SCHEMA_VERSION
     generated_at: datetime = Field(default_factory=utc_now)
     run: Run
-    summary: dict[str, Any] = Field(default_factory=dict)
-    suites: dict[str, Any] = Field(default_factory=dict)
-    aggregate_metrics: dict[str, Any] | None = None
-    observability: dict[str, Any] | None = None
-    safe_v0: dict[str, Any] | None = None
+    summary: Summary = Field(default_factory=Summary)
+    suites: dict[str, SuiteRow] = Field(default_factory=dict)
+    aggregate_metrics: AggregateMetrics | None = None
+    observability: Observability | None = None
+    safe_v0: SafeBatchReport | None = None
     extensions: dict[str, Any] = Field(
         default_factory=dict, description="Sections of third-party aggregators, by name."
     )
