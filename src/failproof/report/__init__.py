@@ -8,6 +8,7 @@ from failproof.report._load import load_report, read_report
 from failproof.report._markdown import MarkdownRenderer
 from failproof.report._model import SCHEMA_VERSION, Report, build_report
 from failproof.report._render import Renderer, parse_formats, renderers, write_reports
+from failproof.report._schema import report_json_schema
 from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
@@ -27,5 +28,6 @@ __all__ = [
     "parse_formats",
     "read_report",
     "renderers",
+    "report_json_schema",
     "write_reports",
 ]
