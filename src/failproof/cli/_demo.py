@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
+from failproof.cli._demo_cases import DEMO_LIMIT, demo_request
 from failproof.cli._output import stderr
 from failproof.cli._run import execute
-from failproof.runner import DEMO_LIMIT, demo_request
 
 
 @app.command()

@@ -17,6 +17,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._output import emit_reports, stderr
+from failproof.cli._target_options import target_options
 from failproof.config import Settings
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
@@ -30,7 +31,6 @@ from failproof.runner import (
     resume_run,
     start_run,
     suite_source,
-    target_options,
 )
 from failproof.safe import load_safe_config
 from failproof.store import Store

@@ -1,7 +1,9 @@
 """Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
 from failproof.metrics._base import AggregateContext, Aggregator, aggregators, context_for
+from failproof.metrics._consistency import case_consistency, consistency_section
 from failproof.metrics._robustness import VariantPair, pair_variants
+from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
 from failproof.metrics._scores import (
     latency_summary,
     overall_run_score,
@@ -12,10 +14,15 @@ from failproof.metrics._scores import (
 )
 
 __all__ = [
+    "CORE_SECTIONS",
     "AggregateContext",
     "Aggregator",
+    "RunAggregates",
     "VariantPair",
+    "aggregate_run",
     "aggregators",
+    "case_consistency",
+    "consistency_section",
     "context_for",
     "latency_summary",
     "overall_run_score",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -19,12 +19,11 @@ from failproof.core import (
     Summary,
     utc_now,
 )
-from failproof.metrics import aggregators, context_for
+from failproof.metrics import aggregate_run
 
 __all__ = ["SCHEMA_VERSION", "Report", "build_report"]
 
 SCHEMA_VERSION = "1.0"
-_CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "safe_v0")
 
 
 class Report(BaseModel):
@@ -54,21 +53,10 @@ def build_report(
     *,
     suite_weights: dict[str, float] | None = None,
 ) -> Report:
-    """Run every registered aggregator over ``results`` and assemble the report.
+    """The report of ``run``: the metrics step's sections, assembled.
 
     Aggregates read the scoring recorded with ``run``, never the environment; ``settings`` only
     stand in for a run made before scoring records.
     """
-    ordered: Sequence[CaseResult] = sorted(results, key=lambda r: r.key)
-    ctx = context_for(run, settings, suite_weights)
-    sections: dict[str, Any] = {}
-    extensions: dict[str, Any] = {}
-    for entry in aggregators:
-        value = entry.obj(ordered, ctx)
-        if value is None:
-            continue
-        if entry.name in _CORE_SECTIONS:
-            sections[entry.name] = value
-        else:
-            extensions[entry.name] = value
-    return Report(run=run, results=list(ordered), extensions=extensions, **sections)
+    done = aggregate_run(run, results, settings, suite_weights)
+    return Report(run=run, results=done.results, extensions=done.extensions, **done.sections)

@@ -14,7 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics._base import AggregateContext, aggregators
 
 __all__ = ["case_consistency", "consistency_section"]
 
