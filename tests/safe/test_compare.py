@@ -11,7 +11,8 @@ from tests.safe.factories import EXAMPLES
 
 from failproof.cli import main
 from failproof.errors import InputError
-from failproof.safe import compare_reports, holm, load_report, sign_flip_test
+from failproof.safe import compare_reports, load_report
+from failproof.safe._paired import holm, sign_flip_test
 
 
 def _case(test_id: str, score: float, label: str = "Pass") -> dict[str, Any]:
