@@ -26,7 +26,7 @@ RECORD_KEY = "scoring"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class PatternFileRef(_Frozen):

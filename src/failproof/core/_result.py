@@ -58,7 +58,7 @@ class Classification(BaseModel):
 class CaseResult(BaseModel):
     """Everything failproof knows about one case after scoring it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     case_id: str
     suite: str

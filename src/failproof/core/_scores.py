@@ -32,7 +32,7 @@ SafeLabel = Literal["Pass", "Review", "Fail"]
 class _Typed(BaseModel, Mapping[str, Any]):
     """A frozen score object that still reads as the mapping it once was (keys in JSON order)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     def __getitem__(self, key: str) -> Any:
         if key in type(self).model_fields:

@@ -42,7 +42,7 @@ class Interval(_Typed):
     """
 
     model_config = ConfigDict(
-        extra="allow", frozen=True, serialize_by_alias=True, validate_by_name=True
+        extra="allow", frozen=True, serialize_by_alias=True, validate_by_name=True, defer_build=True
     )
 
     estimate: Number | None
@@ -277,7 +277,7 @@ class SafeSummary(_Typed):
     skipped: int = 0
 
     model_config = ConfigDict(
-        extra="allow", frozen=True, serialize_by_alias=True, validate_by_name=True
+        extra="allow", frozen=True, serialize_by_alias=True, validate_by_name=True, defer_build=True
     )
 
 

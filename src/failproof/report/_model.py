@@ -29,7 +29,7 @@ SCHEMA_VERSION = "1.0"
 class Report(BaseModel):
     """The JSON run report (``report_type: failproof_run``); key names follow the seeds."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     report_type: Literal["failproof_run"] = "failproof_run"
     schema_version: str = SCHEMA_VERSION

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -14,12 +15,16 @@ from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
 
-#: Each result field a scorer may set, validated when the scorer returns it (a scorer that
-#: returns a malformed field fails like one that raises).
-_FIELDS: dict[str, TypeAdapter[Any]] = {
-    name: TypeAdapter(Any if (kind := CaseResult.model_fields[name].annotation) is None else kind)
-    for name in sorted(RESULT_FIELDS)
-}
+
+@functools.cache
+def _field_adapters() -> dict[str, TypeAdapter[Any]]:
+    """Each result field a scorer may set, validated when the scorer returns it (a scorer that
+    returns a malformed field fails like one that raises). Built on first use."""
+    fields = CaseResult.model_fields
+    return {
+        name: TypeAdapter(Any if (kind := fields[name].annotation) is None else kind)
+        for name in sorted(RESULT_FIELDS)
+    }
 
 
 class ScorerWarning(UserWarning):
@@ -72,6 +77,7 @@ def _run_scorers(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The result fields the scorers set (validated by `CaseResult`), and their other keys."""
     evidence = Evidence(response)
+    fields = _field_adapters()
     updates: dict[str, Any] = {}
     scores: dict[str, Any] = {}
     for scorer in scorer_list:
@@ -79,7 +85,7 @@ def _run_scorers(
             continue
         try:
             out = scorer.score(case, response, evidence)
-            typed = {k: _FIELDS[k].validate_python(v) for k, v in out.items() if k in _FIELDS}
+            typed = {k: fields[k].validate_python(v) for k, v in out.items() if k in fields}
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
             warnings.warn(
                 f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
@@ -90,6 +96,6 @@ def _run_scorers(
             continue
         updates.update(typed)
         for key, value in out.items():
-            if key not in _FIELDS:
+            if key not in fields:
                 scores.setdefault(scorer.name, {})[key] = value
     return updates, scores

@@ -8,7 +8,6 @@ from importlib import resources
 
 from failproof._version import __version__
 from failproof.config import Versions
-from failproof.signals import load_library
 
 __all__ = ["installed_versions"]
 
@@ -16,6 +15,8 @@ __all__ = ["installed_versions"]
 @functools.cache
 def installed_versions() -> Versions:
     """failproof's version, the built-in signal library's digest and the refusal model's digest."""
+    from failproof.signals import load_library  # the matcher engine loads only when scoring
+
     model = resources.files("failproof.judgment").joinpath("data/refusal_model.json")
     return Versions(
         failproof=__version__,
