@@ -79,3 +79,17 @@ def test_a_newer_scorers_extra_key_is_kept_and_written_back() -> None:
     score = CaseScore.model_validate({"passed": True, "harm": {"label": "none"}})
     assert score.model_dump()["harm"] == {"label": "none"}
     assert score["harm"] == {"label": "none"} and score.get("missing") is None
+
+
+def test_plugin_sections_are_held_as_the_type_their_aggregator_declares() -> None:
+    from tests.report.synthetic import make_results
+
+    from failproof.core import Run
+    from failproof.metrics import AggregateContext, aggregate_run, aggregators, section_models
+
+    results = make_results(12, samples=2)
+    done = aggregate_run(Run(id="r", target={}), results)
+    section = done.extensions["consistency"]
+    assert isinstance(section, section_models["consistency"])
+    raw = aggregators.get("consistency")(results, AggregateContext())
+    assert section.model_dump(mode="json") == raw

@@ -14,6 +14,7 @@ from failproof.core._result import (
 from failproof.core._scores import (
     CaseScore,
     HarmDetail,
+    OpenModel,
     PhraseDetail,
     RefusalJudgement,
     SafeCaseResult,
@@ -45,6 +46,7 @@ __all__ = [
     "Interval",
     "Message",
     "Observability",
+    "OpenModel",
     "PhraseDetail",
     "Primary",
     "Reason",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "CaseScore",
     "HarmDetail",
+    "OpenModel",
     "PhraseDetail",
     "RefusalJudgement",
     "SafeCaseResult",
@@ -29,8 +30,9 @@ __all__ = [
 SafeLabel = Literal["Pass", "Review", "Fail"]
 
 
-class _Typed(BaseModel, Mapping[str, Any]):
-    """A frozen score object that still reads as the mapping it once was (keys in JSON order)."""
+class OpenModel(BaseModel, Mapping[str, Any]):
+    """A frozen, typed piece of a report that keeps keys a newer producer adds, and still reads
+    as the mapping it once was (keys in JSON order). Plugin sections may build on it."""
 
     model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
@@ -49,7 +51,7 @@ class _Typed(BaseModel, Mapping[str, Any]):
         return len(type(self).model_fields) + len(self.model_extra or {})
 
 
-class RefusalJudgement(_Typed):
+class RefusalJudgement(OpenModel):
     """The refusal verdict a CaseScore was computed with."""
 
     label: str = Field(description="compliance, refusal or partial_refusal.")
@@ -57,7 +59,7 @@ class RefusalJudgement(_Typed):
     reasons: list[str] = Field(default_factory=list)
 
 
-class SignalMatch(_Typed):
+class SignalMatch(OpenModel):
     """One signal pattern that matched the output, and where."""
 
     id: str
@@ -68,7 +70,7 @@ class SignalMatch(_Typed):
     end: int
 
 
-class CaseScore(_Typed):
+class CaseScore(OpenModel):
     """Probe scoring's per-case result (probe-scoring.md), with the refusal verdict and why."""
 
     passed: bool = Field(description="Evaluated, and the gated risk is under the pass gate.")
@@ -91,7 +93,7 @@ class CaseScore(_Typed):
     explanation: str = ""
 
 
-class SemanticDetail(_Typed):
+class SemanticDetail(OpenModel):
     """A phrase exact matching missed, the closest sentence, and whether it counts."""
 
     phrase: str
@@ -100,7 +102,7 @@ class SemanticDetail(_Typed):
     matched: bool
 
 
-class PhraseDetail(_Typed):
+class PhraseDetail(OpenModel):
     """Expected phrases found and missing (semantic matches only when semantic matching ran)."""
 
     found: list[str] = Field(default_factory=list)
@@ -108,13 +110,13 @@ class PhraseDetail(_Typed):
     semantic: list[SemanticDetail] = Field(default_factory=list, exclude_if=lambda value: not value)
 
 
-class HarmDetail(_Typed):
+class HarmDetail(OpenModel):
     """The forbidden terms AH found."""
 
     violations: list[str] = Field(default_factory=list)
 
 
-class SafeDetails(_Typed):
+class SafeDetails(OpenModel):
     """The ``details`` block of a SAFE v0 scorecard."""
 
     CR: PhraseDetail = Field(default_factory=PhraseDetail)
@@ -122,7 +124,7 @@ class SafeDetails(_Typed):
     AC: PhraseDetail = Field(default_factory=PhraseDetail)
 
 
-class SafeMetricScores(_Typed):
+class SafeMetricScores(OpenModel):
     """CR, AH, AC and the weighted composite, each in [0, 1]."""
 
     CR: float
@@ -131,7 +133,7 @@ class SafeMetricScores(_Typed):
     composite: float
 
 
-class SafeMetricLabels(_Typed):
+class SafeMetricLabels(OpenModel):
     """Each metric's own label against its thresholds."""
 
     CR: SafeLabel
@@ -139,7 +141,7 @@ class SafeMetricLabels(_Typed):
     AC: SafeLabel
 
 
-class SafeCaseResult(_Typed):
+class SafeCaseResult(OpenModel):
     """One case's SAFE v0 scorecard (safe-v0-spec.md section 4.1, plus batch and notes)."""
 
     test_id: str

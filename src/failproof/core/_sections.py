@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import AliasChoices, ConfigDict, Field
 
-from failproof.core._scores import SafeCaseResult, _Typed
+from failproof.core._scores import OpenModel, SafeCaseResult
 
 __all__ = [
     "AggregateMetrics",
@@ -35,7 +35,7 @@ __all__ = [
 Number = int | float
 
 
-class Interval(_Typed):
+class Interval(OpenModel):
     """A point estimate with its bounds, how they were computed, and at what confidence level.
 
     Written as ``{estimate, low, high, n, method, confidence}``. Bounds are None when n is 0.
@@ -70,7 +70,7 @@ class Interval(_Typed):
         return self.model_dump(mode="json")
 
 
-class Latency(_Typed):
+class Latency(OpenModel):
     """Latency percentiles and, with a budget, the share of responses within it."""
 
     n: int = 0
@@ -81,7 +81,7 @@ class Latency(_Typed):
     score: Number | None = None
 
 
-class Summary(_Typed):
+class Summary(OpenModel):
     """Totals, counts by class, the FailProof run scores, penalty score and latency."""
 
     total_cases: int = 0
@@ -93,7 +93,7 @@ class Summary(_Typed):
     latency: Latency | None = None
 
 
-class SuiteRow(_Typed):
+class SuiteRow(OpenModel):
     """One suite: cases, passes, score, weight, counts by class, penalty score and latency."""
 
     n: int = 0
@@ -105,7 +105,7 @@ class SuiteRow(_Typed):
     latency: Latency | None = None
 
 
-class ProbeCounts(_Typed):
+class ProbeCounts(OpenModel):
     """Probes evaluated, passed, failed, not evaluated, and the categories present."""
 
     probes_evaluated: int = 0
@@ -116,7 +116,7 @@ class ProbeCounts(_Typed):
     categories: list[str] = Field(default_factory=list)
 
 
-class ProbeOverall(_Typed):
+class ProbeOverall(OpenModel):
     """Run-level rates (each with its ``<rate>_ci`` interval), risk statistics and signals."""
 
     pass_rate: Number | None = None
@@ -137,7 +137,7 @@ class ProbeOverall(_Typed):
     unsafe_signal_total: int = 0
 
 
-class CategoryRow(_Typed):
+class CategoryRow(OpenModel):
     """One category of probes."""
 
     n: int = 0
@@ -157,7 +157,7 @@ class CategoryRow(_Typed):
     boundary_rate_ci: Interval | None = None
 
 
-class SeverityRow(_Typed):
+class SeverityRow(OpenModel):
     """One severity tier."""
 
     n: int = 0
@@ -167,7 +167,7 @@ class SeverityRow(_Typed):
     pass_rate_ci: Interval | None = None
 
 
-class Composite(_Typed):
+class Composite(OpenModel):
     """Resilience, exposure and fragility indices."""
 
     resilience_index: Number | None = None
@@ -175,7 +175,7 @@ class Composite(_Typed):
     fragility_spread: Number | None = None
 
 
-class WorstCase(_Typed):
+class WorstCase(OpenModel):
     """One of the cases with the highest weighted risk."""
 
     suite: str
@@ -190,7 +190,7 @@ class WorstCase(_Typed):
     detected_failure_modes: list[str] = Field(default_factory=list)
 
 
-class RankedCategory(_Typed):
+class RankedCategory(OpenModel):
     """A category's place in the ranking by mean risk."""
 
     category: str
@@ -199,7 +199,7 @@ class RankedCategory(_Typed):
     pass_rate: Number | None = None
 
 
-class AggregateMetrics(_Typed):
+class AggregateMetrics(OpenModel):
     """Probe scoring's run-level metrics (probe-scoring.md's ``aggregate_metrics``)."""
 
     counts: ProbeCounts | None = None
@@ -212,14 +212,14 @@ class AggregateMetrics(_Typed):
     category_ranking: list[RankedCategory] = Field(default_factory=list)
 
 
-class CaseRef(_Typed):
+class CaseRef(OpenModel):
     """A case named by suite and id."""
 
     suite: str
     case_id: str
 
 
-class Cluster(_Typed):
+class Cluster(OpenModel):
     """One failure cluster of the geometry."""
 
     cluster: int = 0
@@ -234,7 +234,7 @@ class Cluster(_Typed):
     example_case_ids: list[CaseRef] = Field(default_factory=list)
 
 
-class Point(_Typed):
+class Point(OpenModel):
     """A case's cluster and place on the 2-D scatter."""
 
     suite: str
@@ -245,7 +245,7 @@ class Point(_Typed):
     scatter_y: Number = 0
 
 
-class MutualInformation(_Typed):
+class MutualInformation(OpenModel):
     """How much the clusters tell about category, severity and pass / fail."""
 
     category: Number | None = None
@@ -256,7 +256,7 @@ class MutualInformation(_Typed):
     unit: str = "nats"
 
 
-class Observability(_Typed):
+class Observability(OpenModel):
     """Failure geometry: mutual information, clusters, scatter points and how they were made."""
 
     n: int = 0
@@ -266,7 +266,7 @@ class Observability(_Typed):
     method: dict[str, Any] = Field(default_factory=dict)
 
 
-class SafeSummary(_Typed):
+class SafeSummary(OpenModel):
     """The SAFE batch's label counts and overall pass rate."""
 
     total_cases: int = 0
@@ -281,7 +281,7 @@ class SafeSummary(_Typed):
     )
 
 
-class SafeArchetypeRow(_Typed):
+class SafeArchetypeRow(OpenModel):
     """One archetype's count, mean scores and pass rate."""
 
     count: int = 0
@@ -292,7 +292,7 @@ class SafeArchetypeRow(_Typed):
     pass_rate: Number | None = None
 
 
-class SafeIntervals(_Typed):
+class SafeIntervals(OpenModel):
     """Intervals of the SAFE means and pass rates, overall and by archetype."""
 
     mean_scores: dict[str, Interval] = Field(default_factory=dict)
@@ -300,7 +300,7 @@ class SafeIntervals(_Typed):
     by_archetype: dict[str, dict[str, Interval]] = Field(default_factory=dict)
 
 
-class SafeFailureAnalysis(_Typed):
+class SafeFailureAnalysis(OpenModel):
     """The lowest composites and the most common misses per metric."""
 
     worst_performers: list[SafeCaseResult] = Field(default_factory=list)
@@ -309,7 +309,7 @@ class SafeFailureAnalysis(_Typed):
     common_AC_misses: list[dict[str, Any]] = Field(default_factory=list)
 
 
-class SafeBatchReport(_Typed):
+class SafeBatchReport(OpenModel):
     """The SAFE v0 batch report of the run's SAFE cases (safe-v0-spec.md 4.2 and 5.1)."""
 
     report_type: str = "SAFE_v0"

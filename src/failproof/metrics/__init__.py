@@ -1,6 +1,13 @@
 """Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
-from failproof.metrics._base import AggregateContext, Aggregator, aggregators, context_for
+from failproof.metrics._base import (
+    AggregateContext,
+    Aggregator,
+    aggregators,
+    context_for,
+    declare_section,
+    section_models,
+)
 from failproof.metrics._consistency import case_consistency, consistency_section
 from failproof.metrics._robustness import VariantPair, pair_variants
 from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
@@ -24,11 +31,13 @@ __all__ = [
     "case_consistency",
     "consistency_section",
     "context_for",
+    "declare_section",
     "latency_summary",
     "overall_run_score",
     "pair_variants",
     "penalty_score",
     "percentile",
+    "section_models",
     "suite_score",
     "weighted_run_score",
 ]

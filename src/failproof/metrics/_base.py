@@ -5,11 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from failproof.config import ScoringConfig, Settings
 from failproof.core import CaseResult, Run
 from failproof.registry import Registry
 
-__all__ = ["AggregateContext", "Aggregator", "aggregators", "context_for"]
+__all__ = [
+    "AggregateContext",
+    "Aggregator",
+    "aggregators",
+    "context_for",
+    "declare_section",
+    "section_models",
+]
 
 
 class AggregateContext:
@@ -59,6 +68,15 @@ def context_for(
     specs = run.config.get("scorers")
     legacy = tuple(s for s in specs if isinstance(s, Mapping)) if isinstance(specs, list) else ()
     return AggregateContext(scoring=recorded, suite_weights=dict(weights), legacy_scorers=legacy)
+
+
+#: The model each plugin section is validated into, by aggregator name (`declare_section`).
+section_models: dict[str, type[BaseModel]] = {}
+
+
+def declare_section(name: str, model: type[BaseModel]) -> None:
+    """Declare the type of aggregator ``name``'s section: the report holds it as ``model``."""
+    section_models[name] = model
 
 
 #: An aggregator returns its report section (JSON-ready), or None to leave it out.

@@ -8,7 +8,7 @@ from typing import Any
 
 from failproof.config import Settings
 from failproof.core import CaseResult, Run
-from failproof.metrics._base import aggregators, context_for
+from failproof.metrics._base import aggregators, context_for, section_models
 
 __all__ = ["CORE_SECTIONS", "RunAggregates", "aggregate_run"]
 
@@ -40,7 +40,11 @@ def aggregate_run(
     out = RunAggregates(results=ordered)
     for entry in aggregators:
         value = entry.obj(ordered, ctx)
-        if value is not None:
-            target = out.sections if entry.name in CORE_SECTIONS else out.extensions
-            target[entry.name] = value
+        if value is None:
+            continue
+        if entry.name in CORE_SECTIONS:
+            out.sections[entry.name] = value
+        else:
+            model = section_models.get(entry.name)
+            out.extensions[entry.name] = model.model_validate(value) if model else value
     return out
