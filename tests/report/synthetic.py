@@ -220,7 +220,9 @@ def observability(results: Sequence[CaseResult], seed: int = 0) -> dict[str, Any
             "dominant_category": names[c],
             "failure_rate": sum(1 for r in results if r.category == names[c] and r.accuracy == 0)
             / members[c],
-            "example_ids": [r.case_id for r in results if r.category == names[c]][:3],
+            "example_case_ids": [
+                {"suite": r.suite, "case_id": r.case_id} for r in results if r.category == names[c]
+            ][:3],
         }
         for c in range(len(names))
     ]

@@ -43,10 +43,13 @@ def test_headline_numbers_come_from_the_report(report: Report) -> None:
     ]
 
 
-def test_headline_reads_an_interval_object_in_place_of_a_number(report: Report) -> None:
-    summary = {**report.summary, "overall_run_score": {"estimate": 0.8, "low": 0.7, "high": 0.9}}
-    stat = next(s for s in headline(_with(report, summary=summary)) if s.key == "overall_run_score")
-    assert (stat.text, stat.ci) == ("80.0%", "70.0–90.0%")
+def test_the_safe_headline_carries_the_interval_of_the_safe_pass_rate(report: Report) -> None:
+    safe = report.safe_v0
+    assert safe is not None
+    stat = next(s for s in headline(report) if s.key == "safe_pass_rate")
+    interval = safe.confidence_intervals.pass_rates["overall"]
+    assert stat.value is not None
+    assert (stat.value.low, stat.value.high) == (interval.low, interval.high)
 
 
 def test_headline_of_a_bare_report_has_only_what_is_there(bare_report: Report) -> None:
@@ -82,18 +85,10 @@ def test_categories_follow_the_ranking(report: Report) -> None:
     assert [row[0].text for row in category_table(report).rows] == ranking
 
 
-@pytest.mark.parametrize(
-    "histogram",
-    [
-        pytest.param({"secret_leak": 3, "format_drift": 5}, id="mapping"),
-        pytest.param(
-            [{"failure_mode": "secret_leak", "count": 3}, {"mode": "format_drift", "count": 5}],
-            id="list-of-records",
-        ),
-    ],
-)
-def test_failure_modes_most_frequent_first(report: Report, histogram: object) -> None:
-    metrics = {**report.aggregate_metrics, "failure_mode_histogram": histogram}
+def test_failure_modes_most_frequent_first(report: Report) -> None:
+    assert report.aggregate_metrics is not None
+    histogram = {"secret_leak": 3, "format_drift": 5}
+    metrics = report.aggregate_metrics.model_copy(update={"failure_mode_histogram": histogram})
     assert failure_modes(_with(report, aggregate_metrics=metrics)) == [
         ("format_drift", 5),
         ("secret_leak", 3),

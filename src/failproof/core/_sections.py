@@ -18,11 +18,13 @@ __all__ = [
     "AggregateMetrics",
     "CategoryRow",
     "Composite",
+    "GeometryCluster",
     "Interval",
     "Latency",
     "Observability",
     "ProbeCounts",
     "ProbeOverall",
+    "RankedCategory",
     "SafeBatchReport",
     "SafeSummary",
     "SeverityRow",
@@ -219,7 +221,7 @@ class CaseRef(OpenModel):
     case_id: str
 
 
-class Cluster(OpenModel):
+class GeometryCluster(OpenModel):
     """One failure cluster of the geometry."""
 
     cluster: int = 0
@@ -261,7 +263,7 @@ class Observability(OpenModel):
 
     n: int = 0
     mutual_information: MutualInformation | None = None
-    clusters: list[Cluster] = Field(default_factory=list)
+    clusters: list[GeometryCluster] = Field(default_factory=list)
     points: list[Point] = Field(default_factory=list)
     method: dict[str, Any] = Field(default_factory=dict)
 
@@ -300,13 +302,34 @@ class SafeIntervals(OpenModel):
     by_archetype: dict[str, dict[str, Interval]] = Field(default_factory=dict)
 
 
+class SignalMiss(OpenModel):
+    """A signal CR missed, and in how many cases."""
+
+    signal: str
+    miss_count: int
+
+
+class TermViolation(OpenModel):
+    """A forbidden term AH found, and in how many cases."""
+
+    term: str
+    count: int
+
+
+class PhraseMiss(OpenModel):
+    """A summary phrase AC missed, and in how many cases."""
+
+    phrase: str
+    miss_count: int
+
+
 class SafeFailureAnalysis(OpenModel):
     """The lowest composites and the most common misses per metric."""
 
     worst_performers: list[SafeCaseResult] = Field(default_factory=list)
-    common_CR_misses: list[dict[str, Any]] = Field(default_factory=list)
-    common_AH_violations: list[dict[str, Any]] = Field(default_factory=list)
-    common_AC_misses: list[dict[str, Any]] = Field(default_factory=list)
+    common_CR_misses: list[SignalMiss] = Field(default_factory=list)
+    common_AH_violations: list[TermViolation] = Field(default_factory=list)
+    common_AC_misses: list[PhraseMiss] = Field(default_factory=list)
 
 
 class SafeBatchReport(OpenModel):

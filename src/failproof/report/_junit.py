@@ -14,7 +14,6 @@ from typing import Any
 
 from failproof.core import CaseResult
 from failproof.report._model import Report
-from failproof.report._present import section
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -99,15 +98,17 @@ def _testcase(parent: ET.Element, result: CaseResult) -> str:
 
 def _properties(parent: ET.Element, report: Report, suite: str) -> None:
     props = _element(parent, "properties")
+    row = report.suites.get(suite)
+    metrics = report.aggregate_metrics
+    composite = metrics.composite if metrics else None
     values: list[tuple[str, object]] = [
         ("run_id", report.run.id),
         ("target", report.run.target.get("name")),
         *[(k, report.summary.get(k)) for k in _RUN_PROPERTIES],
-        *[(f"suite_{k}", section(report.suites, suite, k)) for k in ("score", "weight")],
-        *[
-            (k, section(report.aggregate_metrics, "composite", k))
-            for k in ("resilience_index", "exposure_index")
-        ],
+        ("suite_score", row.score if row else None),
+        ("suite_weight", row.weight if row else None),
+        ("resilience_index", composite.resilience_index if composite else None),
+        ("exposure_index", composite.exposure_index if composite else None),
     ]
     for name, value in values:
         if value is not None and not isinstance(value, Mapping | list):
