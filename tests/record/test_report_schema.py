@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from failproof import load_settings, score_responses
+from failproof import Report
 from failproof.cli import main
 from failproof.report import renderers
 
@@ -40,14 +40,9 @@ def test_a_report_written_before_typed_sections_satisfies_the_schema(
 
 
 def test_a_report_written_now_satisfies_the_schema(
-    schema: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    schema: dict[str, Any], pinned_report: Report
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    outcome = score_responses(
-        DATA / "pinned_responses.jsonl", [DATA / "pinned.yaml"], settings=load_settings()
-    )
-    now = json.loads(renderers.get("json")().render(outcome.report))
+    now = json.loads(renderers.get("json")().render(pinned_report))
     jsonschema.validate(now, schema, cls=jsonschema.Draft202012Validator)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from failproof import load_settings, score_responses
+from failproof import Report
 from failproof.report import renderers
 
 DATA = Path(__file__).parent / "data"
@@ -34,13 +34,8 @@ def shape(value: Any) -> Any:
 
 
 @pytest.fixture
-def report_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    outcome = score_responses(
-        DATA / "pinned_responses.jsonl", [DATA / "pinned.yaml"], settings=load_settings()
-    )
-    data: dict[str, Any] = json.loads(renderers.get("json")().render(outcome.report))
+def report_now(pinned_report: Report) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(renderers.get("json")().render(pinned_report))
     return data
 
 

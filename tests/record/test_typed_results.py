@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from failproof import load_settings, score_responses
+from failproof import Report, load_settings
 from failproof.core import Case, CaseResult, CaseScore, Response, SafeCaseResult
 from failproof.report import case_verdict
 from failproof.scoring import Evidence, Scorer, ScorerWarning, score_case
@@ -16,13 +16,8 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture
-def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, CaseResult]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    outcome = score_responses(
-        DATA / "pinned_responses.jsonl", [DATA / "pinned.yaml"], settings=load_settings()
-    )
-    return {r.case_id: r for r in outcome.report.results}
+def results(pinned_report: Report) -> dict[str, CaseResult]:
+    return {r.case_id: r for r in pinned_report.results}
 
 
 def test_every_result_carries_a_typed_case_score(results: dict[str, CaseResult]) -> None:

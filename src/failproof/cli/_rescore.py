@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,6 +11,7 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
     VerboseOpt,
     app,
     settings_from,
@@ -25,11 +25,11 @@ from failproof.store import Store
 
 @app.command()
 def rescore(
-    run_id: Annotated[str, typer.Argument(help="The run to score again ('failproof runs list').")],
-    patterns: Annotated[
-        list[Path] | None,
-        typer.Option("--patterns", help="Signal-pattern file to score with; repeatable."),
-    ] = None,
+    run_id: Annotated[
+        str,
+        typer.Argument(metavar="RUN_ID", help="The run to score again ('failproof runs list')."),
+    ],
+    patterns: PatternsOpt = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
@@ -38,9 +38,10 @@ def rescore(
 ) -> None:
     """Score a stored run's answers again with today's settings; the target is not called.
 
-    The scoring settings come from the flags, FAILPROOF_* / SAFE_V0_* variables and the config
-    files, as for a new run. The result is a new run linked to RUN_ID (its config says
-    rescored_from), so 'failproof view' compares the two. Exits like 'failproof run'.
+    Settings come from the flags, FAILPROOF_* / SAFE_V0_* and the config files, as for a new run.
+
+    The result is a new run linked to RUN_ID (config: rescored_from): 'failproof view' compares
+    the two. Exits like 'failproof run'.
     """
     settings = settings_from(
         config,

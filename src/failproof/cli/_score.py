@@ -12,6 +12,7 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
     VerboseOpt,
     app,
     settings_from,
@@ -31,14 +32,7 @@ def score(
         list[str],
         typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
     ],
-    patterns: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--patterns",
-            help="Signal-pattern YAML file that extends or overrides the built-in library "
-            "(a reused id overrides); repeatable.",
-        ),
-    ] = None,
+    patterns: PatternsOpt = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,

@@ -11,12 +11,12 @@ Inside failproof runs the ``safe_v0`` scorer scores every case that carries SAFE
 and the run report gets a ``safe_v0`` section.
 """
 
+from failproof.config import SafeConfig
 from failproof.safe._aggregate import aggregate, pass_rate, safe_mean
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._api import safe_exit_code, score_concern
 from failproof.safe._compare import Comparison, compare_reports, load_report
 from failproof.safe._compare_render import comparison_markdown, print_comparison
-from failproof.safe._config import SafeConfig
 from failproof.safe._console import console_text
 from failproof.safe._events import (
     EVENT_NAME,

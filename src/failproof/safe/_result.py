@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from failproof.config import Label
 from failproof.core import SafeCaseResult
-from failproof.safe._config import Label
 
 __all__ = ["MetricLabels", "PhraseCheck", "SafeResult", "SafeScores", "SemanticMatch"]
 
