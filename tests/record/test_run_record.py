@@ -293,3 +293,18 @@ def test_a_run_scored_by_the_installed_versions_has_no_version_note(workdir: Pat
     first = score_pinned(workdir)
     report = load_report(first["run"]["id"], load_settings())
     assert "other versions" not in MarkdownRenderer().render(report)
+
+
+def test_view_shows_a_stored_run_with_the_settings_it_was_scored_with(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from failproof.view import ReadOnlyStore, ViewApp
+
+    first = score_pinned(workdir)
+    monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')
+    monkeypatch.setenv("FAILPROOF_PROBE__WORST_CASES", "0")
+    settings = load_settings()
+    report = ViewApp(ReadOnlyStore(settings.db_path), settings).report(first["run"]["id"])
+    assert report is not None
+    assert report.summary.penalty_score == first["summary"]["penalty_score"]
+    assert report.aggregate_metrics is not None and len(report.aggregate_metrics.worst_cases) == 1

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from failproof.core import CaseResult, SuiteRow
-from failproof.report import Report, case_verdict
-from failproof.report._format import Kind, Value, format_value, value_of
-from failproof.report._present import headline
+from failproof.report import Kind, Report, Value, case_verdict, format_value, headline, value_of
 
 __all__ = ["Comparison", "Delta", "Flip", "compare_reports"]
 
