@@ -308,3 +308,20 @@ def test_view_shows_a_stored_run_with_the_settings_it_was_scored_with(
     assert report is not None
     assert report.summary.penalty_score == first["summary"]["penalty_score"]
     assert report.aggregate_metrics is not None and len(report.aggregate_metrics.worst_cases) == 1
+
+
+def test_every_scoring_section_of_the_settings_is_carried_by_the_record() -> None:
+    from pydantic import BaseModel
+
+    from failproof.config import Settings
+
+    class HarmSection(BaseModel):
+        threshold: float = 0.7
+
+    class MoreSettings(Settings):
+        harm: HarmSection = HarmSection(threshold=0.4)
+
+    record = ScoringConfig.from_settings(MoreSettings())
+    assert record.harm == HarmSection(threshold=0.4)  # type: ignore[attr-defined]
+    assert not hasattr(record, "run") and not hasattr(record, "report")
+    assert ScoringConfig.model_validate(record.to_json()).to_json() == record.to_json()

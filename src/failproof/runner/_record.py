@@ -26,9 +26,8 @@ def resolve_scoring(
     a run scores with the SAFE defaults).
     """
     has_safe = any(case.expectations is not None for s in suites for case in s.cases)
-    return ScoringConfig(
-        classifier=settings.classifier,
-        probe=settings.probe,
+    return ScoringConfig.from_settings(
+        settings,
         safe=_safe_config(safe) if has_safe else None,
         pattern_files=pattern_refs(settings.probe.patterns),
         suite_weights={s.name: s.weight for s in suites},
