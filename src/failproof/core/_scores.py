@@ -50,6 +50,15 @@ class OpenModel(BaseModel, Mapping[str, Any]):
     def __len__(self) -> int:
         return len(type(self).model_fields) + len(self.model_extra or {})
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to a model of the same fields, or to the plain mapping it is written as."""
+        if isinstance(other, Mapping) and not isinstance(other, BaseModel):
+            return bool(self.model_dump(by_alias=True) == dict(other))
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.model_dump_json())
+
 
 class RefusalJudgement(OpenModel):
     """The refusal verdict a CaseScore was computed with."""
