@@ -16,7 +16,7 @@ import yaml
 from failproof import RunRequest, load_settings, resume_run, start_run
 from failproof.cli import main
 from failproof.config import RECORD_KEY, ScoringConfig
-from failproof.report import MarkdownRenderer, load_report
+from failproof.report import MarkdownRenderer, load_report, renderers
 from failproof.store import Store
 
 DATA = Path(__file__).parent / "data"
@@ -287,6 +287,9 @@ def test_a_run_scored_by_other_versions_says_so_in_the_report(workdir: Path) -> 
     assert "Scored with other versions than installed: signal\\_library 0000000000000000" in (
         markdown
     )
+    for name in ("console", "html"):
+        text = renderers.get(name)().render(report)
+        assert "Scored with other versions than installed: signal_library 0000000000000000" in text
 
 
 def test_a_run_scored_by_the_installed_versions_has_no_version_note(workdir: Path) -> None:
