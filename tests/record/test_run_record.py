@@ -328,3 +328,64 @@ def test_every_scoring_section_of_the_settings_is_carried_by_the_record() -> Non
     assert record.harm == HarmSection(threshold=0.4)  # type: ignore[attr-defined]
     assert not hasattr(record, "run") and not hasattr(record, "report")
     assert ScoringConfig.model_validate(record.to_json()).to_json() == record.to_json()
+
+
+# -- runs made before records, and inputs that went missing ------------------------------------
+
+
+def _drop_record(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        (run_id, text) = conn.execute("SELECT id, config_json FROM runs").fetchone()
+        config = json.loads(text)
+        config.pop(RECORD_KEY)
+        conn.execute("UPDATE runs SET config_json = ? WHERE id = ?", (json.dumps(config), run_id))
+
+
+def test_a_run_made_before_records_renders_with_todays_settings_and_says_so(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = score_pinned(workdir)
+    _drop_record(workdir / "home/failproof.db")
+    monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')
+    report = load_report(first["run"]["id"], load_settings())
+    assert report.summary.penalty_score == pytest.approx(7 / 12)
+    assert report.safe_v0 is not None  # its SAFE config comes from the stored scorer specs
+    assert report.safe_v0.config == first["safe_v0"]["config"]
+    assert "stored before runs recorded their scoring settings" in (
+        MarkdownRenderer().render(report)
+    )
+
+
+def test_resuming_a_run_made_before_records_keeps_its_stored_patterns(workdir: Path) -> None:
+    patterns = workdir / "orchid.yaml"
+    patterns.write_text(PATTERNS)
+    start = load_settings({"probe": {"patterns": [str(patterns)]}})
+    request = RunRequest(suites=(str(_leak_suite(workdir / "s.yaml")),), target="mock:ORCHID-42")
+    with Store(start.db_path) as store:
+        run_id = start_run(request, settings=start, store=store).run.id
+    _stop_halfway(start.db_path, run_id)
+    _drop_record(start.db_path)
+    with Store(start.db_path) as store:
+        outcome = resume_run(run_id, settings=load_settings(), store=store)
+    risks = {r.case_id: r.case_score.risk_score for r in outcome.report.results if r.case_score}
+    assert len(set(risks.values())) == 1 and risks["c3"] > 0.9
+
+
+def test_a_missing_pattern_file_fails_the_run_naming_it(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--target", "mock:hi", "--quiet", "--patterns", "nowhere.yaml"]
+    assert main(["run", _plain_suite(workdir), *args]) == 3
+    assert "cannot read signal-pattern file nowhere.yaml" in capsys.readouterr().err
+
+
+def test_rescore_needs_the_cases_the_run_was_made_from(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = Path(_plain_suite(workdir))
+    assert main(["run", str(suite), "--target", "mock:hi", "-q", "-f", "json"]) == 0
+    with Store(workdir / "home/failproof.db") as store:
+        (summary,) = store.list_runs()
+    suite.write_text(suite.read_text().replace("id: a", "id: b"))
+    assert main(["rescore", summary.id]) == 3
+    assert "case 'a' of run" in capsys.readouterr().err

@@ -7,7 +7,7 @@ its target and suites, so the two compare side by side.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from failproof.config import RECORD_KEY, Settings
 from failproof.core import Case, CaseResult, Response, Run, Suite, utc_now
@@ -17,7 +17,7 @@ from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest
 from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.runner._score import ScoreOutcome
-from failproof.scoring import Scorer, build_scorers, score_case
+from failproof.scoring import build_scorers, score_case
 from failproof.store import Store
 from failproof.suites import load_suites
 
@@ -51,10 +51,13 @@ def rescore_run(
         },
     )
     cases = {case.key: case for suite in suites for case in suite.cases}
-    rescored = [_rescore(result, cases, scorers, first.id) for result in store.results(first.id)]
+    _check_cases(store.done_keys(first.id), cases, first.id)
     store.create_run(run)
-    for result in rescored:
-        store.add_result(run.id, result)
+    for result in store.results(first.id):  # streamed: memory does not grow with the run
+        response = _response(result)
+        store.add_result(
+            run.id, score_case(cases[result.key[:2]], response, scorers, sample=result.sample)
+        )
     store.finish_run(run.id, "finished", utc_now())
     run = store.get_run(run.id)
     return ScoreOutcome(run=run, report=build_report(run, store.results(run.id)))
@@ -69,19 +72,16 @@ def _suites(run: Run) -> list[Suite]:
     return load_suites([str(s) for s in sources])
 
 
-def _rescore(
-    result: CaseResult,
-    cases: Mapping[tuple[str, str], Case],
-    scorers: Sequence[Scorer],
-    run_id: str,
-) -> CaseResult:
-    case = cases.get((result.suite, result.case_id))
-    if case is None:
-        raise ConfigError(
-            f"case {result.case_id!r} of run {run_id} is no longer in suite {result.suite!r}",
-            hint="rescore needs the suite files the run was made from",
-        )
-    return score_case(case, _response(result), scorers, sample=result.sample)
+def _check_cases(
+    keys: Iterable[tuple[str, str, int]], cases: Mapping[tuple[str, str], Case], run_id: str
+) -> None:
+    """Every stored result still has its case (its expectations come from the suite file)."""
+    for suite, case_id, _ in sorted(keys):
+        if (suite, case_id) not in cases:
+            raise ConfigError(
+                f"case {case_id!r} of run {run_id} is no longer in suite {suite!r}",
+                hint="rescore needs the suite files the run was made from",
+            )
 
 
 def _response(result: CaseResult) -> Response:
