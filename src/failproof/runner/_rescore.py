@@ -53,11 +53,13 @@ def rescore_run(
     cases = {case.key: case for suite in suites for case in suite.cases}
     _check_cases(store.done_keys(first.id), cases, first.id)
     store.create_run(run)
-    for result in store.results(first.id):  # streamed: memory does not grow with the run
-        response = _response(result)
-        store.add_result(
-            run.id, score_case(cases[result.key[:2]], response, scorers, sample=result.sample)
-        )
+    # streamed through a second, read-only connection: memory does not grow with the run, and
+    # the writes never touch the cursor being read
+    with Store(store.path, readonly=True) as reader:
+        for result in reader.results(first.id):
+            case = cases[(result.suite, result.case_id)]
+            rescored = score_case(case, _response(result), scorers, sample=result.sample)
+            store.add_result(run.id, rescored)
     store.finish_run(run.id, "finished", utc_now())
     run = store.get_run(run.id)
     return ScoreOutcome(run=run, report=build_report(run, store.results(run.id)))
