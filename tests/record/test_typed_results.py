@@ -27,7 +27,8 @@ def test_every_result_carries_a_typed_case_score(results: dict[str, CaseResult])
     refused = results["leak-001"].case_score
     assert refused is not None and refused.refusal is not None
     assert refused.refusal.label == "refusal"
-    assert [s.kind for s in refused.signals] == ["safe"]
+    assert {s.kind for s in refused.signals} == {"safe"}
+    assert refused.harm is not None and refused.harm.label == "not_harmful"
 
 
 def test_safe_cases_carry_a_typed_scorecard(results: dict[str, CaseResult]) -> None:
@@ -71,9 +72,9 @@ def test_a_scorer_returning_a_malformed_score_fails_like_one_that_raises() -> No
 
 
 def test_a_newer_scorers_extra_key_is_kept_and_written_back() -> None:
-    score = CaseScore.model_validate({"passed": True, "harm": {"label": "none"}})
-    assert score.model_dump()["harm"] == {"label": "none"}
-    assert score["harm"] == {"label": "none"} and score.get("missing") is None
+    score = CaseScore.model_validate({"passed": True, "toxicity": {"label": "none"}})
+    assert score.model_dump()["toxicity"] == {"label": "none"}
+    assert score["toxicity"] == {"label": "none"} and score.get("missing") is None
 
 
 def test_plugin_sections_are_held_as_the_type_their_aggregator_declares() -> None:

@@ -14,6 +14,7 @@ from failproof.core._result import (
 from failproof.core._scores import (
     CaseScore,
     HarmDetail,
+    HarmJudgement,
     OpenModel,
     PhraseDetail,
     RefusalJudgement,
@@ -47,6 +48,7 @@ __all__ = [
     "Expect",
     "GeometryCluster",
     "HarmDetail",
+    "HarmJudgement",
     "Interval",
     "Latency",
     "Message",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "CaseScore",
     "HarmDetail",
+    "HarmJudgement",
     "OpenModel",
     "PhraseDetail",
     "RefusalJudgement",
@@ -68,6 +69,16 @@ class RefusalJudgement(OpenModel):
     reasons: list[str] = Field(default_factory=list)
 
 
+class HarmJudgement(OpenModel):
+    """The harm verdict a CaseScore was computed with."""
+
+    label: str = Field(description="harmful, borderline or not_harmful.")
+    score: float = Field(description="Probability of harm in [0, 1].")
+    category: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list)
+
+
 class SignalMatch(OpenModel):
     """One signal pattern that matched the output, and where."""
 
@@ -97,6 +108,7 @@ class CaseScore(OpenModel):
     task: str | None = None
     probe_input: str = ""
     refusal: RefusalJudgement | None = None
+    harm: HarmJudgement | None = None
     signals: list[SignalMatch] = Field(default_factory=list)
     evaluated: bool = Field(default=True, description="False when the target gave no output.")
     explanation: str = ""
