@@ -27,6 +27,7 @@ from failproof.judgment._harm import judge_harm, judge_response
 from failproof.judgment._harm_features import HARM_FEATURES
 from failproof.judgment._harm_model import HarmModel, default_harm_model, load_harm_model
 from failproof.judgment._harm_types import HARM_CATEGORIES, HarmLabel, HarmVerdict
+from failproof.judgment._required import RequiredOutcome, refusal_holds, required_refusal
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._labelled import (
     LabelledResponse,
@@ -66,6 +67,7 @@ __all__ = [
     "RefusalLabel",
     "RefusalModel",
     "RefusalVerdict",
+    "RequiredOutcome",
     "SemanticHelp",
     "calibrate",
     "default_harm_model",
@@ -82,6 +84,8 @@ __all__ = [
     "peer_labels",
     "pyrit_set",
     "read_labelled_csv",
+    "refusal_holds",
+    "required_refusal",
     "score_predictions",
     "xstest_set",
 ]
