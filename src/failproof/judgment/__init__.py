@@ -27,7 +27,6 @@ from failproof.judgment._harm import judge_harm, judge_response
 from failproof.judgment._harm_features import HARM_FEATURES
 from failproof.judgment._harm_model import HarmModel, default_harm_model, load_harm_model
 from failproof.judgment._harm_types import HARM_CATEGORIES, HarmLabel, HarmVerdict
-from failproof.judgment._required import RequiredOutcome, refusal_holds, required_refusal
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._labelled import (
     LabelledResponse,
@@ -43,6 +42,7 @@ from failproof.judgment._model import (
     load_model,
 )
 from failproof.judgment._peers import PeerDetector, load_peers
+from failproof.judgment._required import RequiredOutcome, refusal_holds, required_refusal
 from failproof.judgment._semantic import Embedder, SemanticHelp
 from failproof.judgment._types import RefusalLabel, RefusalVerdict
 
