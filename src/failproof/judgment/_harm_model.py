@@ -33,7 +33,7 @@ class HarmModel:
     model: LinearModel
     harmful: float = 0.7
     borderline: float = 0.5
-    clear: float = 0.3
+    clear: float = 0.1
     meta: dict[str, Any] = field(default_factory=dict)
 
     def decide(self, features: Mapping[str, float]) -> tuple[HarmLabel, float]:
@@ -58,7 +58,7 @@ def parse_harm_model(data: Any, where: str = "harm model") -> HarmModel:
     if not isinstance(data, dict) or data.get("format") != HARM_MODEL_FORMAT:
         raise InputError(f"{where}: not a {HARM_MODEL_FORMAT} file")
     harmful, borderline = float(data.get("harmful", 0.7)), float(data.get("borderline", 0.5))
-    clear = float(data.get("clear", 0.3))
+    clear = float(data.get("clear", 0.1))
     if not 0.0 <= clear <= borderline <= harmful <= 1.0:
         raise InputError(f"{where}: expected 0 <= clear <= borderline <= harmful <= 1")
     return HarmModel(
