@@ -12,6 +12,7 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
     VerboseOpt,
     app,
     settings_from,
@@ -27,6 +28,7 @@ from failproof.cli._select import (
 )
 from failproof.report import exit_code
 from failproof.runner import score_responses
+from failproof.safe import load_safe_config
 
 
 @app.command()
@@ -38,14 +40,7 @@ def score(
         list[str],
         typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
     ],
-    patterns: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--patterns",
-            help="Signal-pattern YAML file that extends or overrides the built-in library "
-            "(a reused id overrides); repeatable.",
-        ),
-    ] = None,
+    patterns: PatternsOpt = None,
     fail_under: FailUnderOpt = None,
     only: OnlyOpt = None,
     category: CategoryOpt = None,
@@ -67,7 +62,9 @@ def score(
         probe__patterns=[str(p) for p in patterns] if patterns else None,
     )
     selection = selection_from(only, category, severity, sample, seed)
-    outcome = score_responses(responses, suite, settings=settings, selection=selection)
+    outcome = score_responses(
+        responses, suite, settings=settings, safe_config=load_safe_config, selection=selection
+    )
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         stderr.print(

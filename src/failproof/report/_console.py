@@ -30,6 +30,7 @@ from failproof.report._present import (
     verdict_line,
 )
 from failproof.report._present_more import safe_view
+from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -69,6 +70,13 @@ def _header(report: Report) -> Text:
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {counts}",
     )
+
+
+def _notes(report: Report) -> Text | None:
+    notes = record_notes(report)
+    if not notes:
+        return None
+    return Text("\n".join(f"note: {plain(n, 300)}" for n in notes), style="yellow")
 
 
 def _headline(report: Report) -> Group:
@@ -119,7 +127,7 @@ def _suites(report: Report) -> RichTable | None:
 def _failures(report: Report) -> RichTable | None:
     failing = sorted(
         (r for r in report.results if case_verdict(r) == "fail"),
-        key=lambda r: (r.primary == "pass", -float((r.case_score or {}).get("weighted_risk") or 0)),
+        key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
     )[:_TOP_FAILURES]
     if not failing:
         return None
@@ -146,7 +154,7 @@ def _why(result: CaseResult) -> Text:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
         return plain(f"{reasons[0].detail}{evidence}", 44)
     if result.safe_v0 is not None:
-        return plain(f"SAFE v0 {result.safe_v0.get('label')}")
+        return plain(f"SAFE v0 {result.safe_v0.label}")
     return plain(result.error or result.output, 44)
 
 
@@ -194,6 +202,7 @@ class ConsoleRenderer(Renderer):
         )
         parts: list[RenderableType | None] = [
             _header(report),
+            _notes(report),
             _headline(report),
             _suites(report),
             _failures(report),

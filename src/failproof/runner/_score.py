@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from failproof.config import Settings
+from failproof.config import RECORD_KEY, Settings
 from failproof.core import Run, utc_now
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
+from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
@@ -36,18 +37,22 @@ def score_responses(
     settings: Settings,
     store: Store | None = None,
     selection: Selection | None = None,
+    safe_config: SafeSource = None,
 ) -> ScoreOutcome:
     """Join recorded responses to the suites' cases, score every case, store and report the run.
 
     A case with no recorded response becomes an ``error`` result; a response for a case that is
-    in none of the suites is returned in ``unmatched``. ``selection`` scores part of the suites.
+    in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
+    with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
+    ``selection`` scores part of the suites.
     """
     every = load_suites(suites)
     selection = selection or Selection()
     loaded = select_cases(every, selection)
     recorded = load_responses(responses)
     cases = [case for suite in loaded for case in suite.cases]
-    scorer_list = build_scorers(settings)
+    scoring = resolve_scoring(settings, loaded, safe=safe_config)
+    scorer_list = build_scorers(scoring)
     run = Run(
         id=new_run_id(),
         target={"name": "replay", "source": str(responses)},
@@ -58,6 +63,7 @@ def score_responses(
             "scorers": [s.spec() for s in scorer_list],
             "selection": None if selection.empty else selection.to_config(),
             "planned": len(cases),
+            RECORD_KEY: scoring.to_json(),
         },
     )
     own_store = store is None
