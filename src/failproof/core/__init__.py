@@ -1,6 +1,6 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
-from failproof.core._case import Case, Expect, Message, SafeExpectations, Severity
+from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
 from failproof.core._response import Response, parse_json_output
 from failproof.core._result import (
     PRIMARY_CLASSES,
@@ -9,11 +9,13 @@ from failproof.core._result import (
     Primary,
     Reason,
     Run,
+    TurnResult,
     utc_now,
 )
 from failproof.core._suite import Suite
 
 __all__ = [
+    "MAX_TURNS",
     "PRIMARY_CLASSES",
     "Case",
     "CaseResult",
@@ -27,6 +29,8 @@ __all__ = [
     "SafeExpectations",
     "Severity",
     "Suite",
+    "Turn",
+    "TurnResult",
     "parse_json_output",
     "utc_now",
 ]

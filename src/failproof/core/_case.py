@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
+    "MAX_TURNS",
     "Case",
     "Expect",
     "Message",
     "SafeExpectations",
     "Severity",
+    "Turn",
 ]
+
+#: The most scripted turns a case may have after its input.
+MAX_TURNS = 50
 
 SUITE_NAME = re.compile(r"^[a-z0-9_]+$")
 
@@ -62,6 +68,27 @@ class Expect(_Strict):
         default_factory=list, description="No phrase may appear (case-insensitive)."
     )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+
+
+class Turn(_Strict):
+    """One more user turn of a conversation, sent after the target answered the turn before."""
+
+    content: str = Field(min_length=1, description="What the user says on this turn.")
+    expect: Expect | None = Field(
+        default=None, description="What this turn's answer is checked for (default: the case's)."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        return {"content": value} if isinstance(value, str) else value
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a turn's content is empty; give what the user says")
+        return value
 
 
 class _SignalGeneration(BaseModel):
@@ -113,6 +140,12 @@ class Case(_Strict):
         description="One user message, or a list of {role, content} messages."
     )
     system: str | None = Field(default=None, description="System prompt, if any.")
+    turns: list[Turn] = Field(
+        default_factory=list,
+        max_length=MAX_TURNS,
+        description="Further user turns (text, or {content, expect}), sent one at a time after "
+        "the target answered the one before; every turn's answer is scored.",
+    )
     failure_modes: list[str] = Field(
         default_factory=list, description="Failure modes this case probes for."
     )
@@ -151,6 +184,24 @@ class Case(_Strict):
             out.append(Message(role="user", content=self.task))
         out.extend(self.input)
         return out
+
+    @property
+    def turn_count(self) -> int:
+        """How many calls the case makes: its input, then each scripted turn."""
+        return 1 + len(self.turns)
+
+    def turn_case(self, turn: int, answers: Sequence[str]) -> Case:
+        """The single call of turn ``turn`` (0 is the input), given the answers to the turns
+        before it: the conversation so far, checked with the turn's expectations."""
+        if turn == 0:
+            return self.model_copy(update={"turns": [], "metadata": {**self.metadata, "turn": 0}})
+        history = [m for m in self.messages() if m.role != "system"]
+        for answer, said in zip(answers[:turn], self.turns[:turn], strict=True):
+            history.append(Message(role="assistant", content=answer))
+            history.append(Message(role="user", content=said.content))
+        expect = self.turns[turn - 1].expect or self.expect
+        update = {"task": None, "input": history, "turns": [], "expect": expect}
+        return self.model_copy(update={**update, "metadata": {**self.metadata, "turn": turn}})
 
     def prompt_text(self) -> str:
         """All message contents joined: the text snapshot used by reports and geometry."""

@@ -16,6 +16,7 @@ __all__ = [
     "Primary",
     "Reason",
     "Run",
+    "TurnResult",
     "utc_now",
 ]
 
@@ -54,6 +55,21 @@ class Classification(BaseModel):
     reasons: list[Reason] = Field(default_factory=list)
 
 
+class TurnResult(BaseModel):
+    """One turn of a scored conversation: what the user said, the answer, and its verdict."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int = Field(ge=0, description="0 is the case's input, then each scripted turn.")
+    user: str = Field(description="The user's message on this turn.")
+    output: str = ""
+    primary: str = Field(description="The turn's primary class (or 'unscored').")
+    reasons: list[Reason] = Field(default_factory=list)
+    error: str | None = None
+    latency_ms: float | None = None
+    cached: bool = False
+
+
 class CaseResult(BaseModel):
     """Everything failproof knows about one case after scoring it."""
 
@@ -83,6 +99,12 @@ class CaseResult(BaseModel):
     failure_modes: list[str] = Field(default_factory=list)
     archetype: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    turns: list[TurnResult] = Field(
+        default_factory=list, description="A conversation's turns, in order (empty: one call)."
+    )
+    broke_at: int | None = Field(
+        default=None, description="The turn whose verdict decided a conversation that failed."
+    )
 
     @property
     def key(self) -> tuple[str, str, int]:

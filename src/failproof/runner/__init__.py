@@ -2,6 +2,7 @@
 
 from failproof.runner._calls import Caller, CallStats
 from failproof.runner._consistency import case_consistency, consistency_section
+from failproof.runner._conversation import Conversation, conversation_result, worst_turn
 from failproof.runner._demo import DEMO_LIMIT, demo_cases, demo_request
 from failproof.runner._engine import Engine, EngineStats, RunAborted
 from failproof.runner._execute import execute_cases
@@ -21,6 +22,7 @@ __all__ = [
     "AdaptiveGate",
     "CallStats",
     "Caller",
+    "Conversation",
     "Engine",
     "EngineStats",
     "InlineScoring",
@@ -40,6 +42,7 @@ __all__ = [
     "cache_key",
     "case_consistency",
     "consistency_section",
+    "conversation_result",
     "demo_cases",
     "demo_request",
     "execute_cases",
@@ -55,4 +58,5 @@ __all__ = [
     "suite_source",
     "target_options",
     "templatize_env",
+    "worst_turn",
 ]

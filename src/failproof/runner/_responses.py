@@ -28,6 +28,8 @@ def recorded_line(result: CaseResult) -> str:
         "completion_tokens": result.completion_tokens,
         "finish_reason": result.finish_reason,
     }
+    if result.turns:
+        record["turns"] = [{"output": t.output, "error": t.error} for t in result.turns]
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 

@@ -53,4 +53,20 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX safe_results_by_test ON safe_results (concern_id, test_id);
         """,
     ),
+    (
+        "0003_turn_results",
+        """
+        CREATE TABLE turn_results (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            sample INTEGER NOT NULL DEFAULT 0,
+            turn INTEGER NOT NULL,
+            primary_class TEXT NOT NULL,
+            result_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, suite, case_id, sample, turn)
+        );
+        """,
+    ),
 ]

@@ -238,6 +238,40 @@ class Store:
         row = self._db.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,))
         return int(row.fetchone()[0])
 
+    # -- conversation turns ------------------------------------------------------------------
+
+    def add_turn(self, run_id: str, turn: int, result: CaseResult) -> None:
+        """Store the scored answer to one turn of a conversation and commit at once."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO turn_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    result.suite,
+                    result.case_id,
+                    result.sample,
+                    turn,
+                    result.primary,
+                    result.model_dump_json(),
+                    utc_now().isoformat(),
+                ),
+            )
+
+    def answered_turns(self, run_id: str, key: tuple[str, str, int]) -> list[CaseResult]:
+        """The conversation's stored turns from the first on, up to (not with) the first turn
+        whose call failed: what a resumed run does not send again."""
+        rows = self._db.execute(
+            "SELECT turn, primary_class, result_json FROM turn_results "
+            "WHERE run_id = ? AND suite = ? AND case_id = ? AND sample = ? ORDER BY turn",
+            (run_id, *key),
+        )
+        out: list[CaseResult] = []
+        for turn, primary, blob in rows:
+            if turn != len(out) or primary == "error":
+                break
+            out.append(CaseResult.model_validate_json(blob))
+        return out
+
     # -- response cache ----------------------------------------------------------------------
 
     def cache_get(self, key: str) -> Response | None:
