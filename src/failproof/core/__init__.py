@@ -1,5 +1,6 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
+from failproof.core._attack import Attack, AttackStep
 from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
 from failproof.core._response import Response, parse_json_output
 from failproof.core._result import (
@@ -17,6 +18,8 @@ from failproof.core._suite import Suite
 __all__ = [
     "MAX_TURNS",
     "PRIMARY_CLASSES",
+    "Attack",
+    "AttackStep",
     "Case",
     "CaseResult",
     "Classification",

@@ -13,7 +13,7 @@ from failproof.runner._plan import RunRequest, WorkItem, cache_key, plan_work, s
 from failproof.runner._progress import ProgressMode, make_progress
 from failproof.runner._responses import ResponsesWriter, recorded_line
 from failproof.runner._retry import RetryPolicy
-from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run
+from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run, stop_signals
 from failproof.runner._score import ScoreOutcome, score_responses
 from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
 
@@ -55,6 +55,7 @@ __all__ = [
     "resume_run",
     "score_responses",
     "start_run",
+    "stop_signals",
     "suite_source",
     "target_options",
     "templatize_env",

@@ -69,4 +69,27 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0004_attacks",
+        """
+        CREATE TABLE attacks (
+            id TEXT PRIMARY KEY,
+            attack_json TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE attack_steps (
+            attack_id TEXT NOT NULL REFERENCES attacks(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            broken INTEGER NOT NULL,
+            step_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (attack_id, suite, case_id, seq)
+        );
+        """,
+    ),
 ]
