@@ -121,6 +121,8 @@ def test_rule_table_lists_every_class_but_pass_and_starts_with_error() -> None:
         "fail",
         "refusal",
         "wrong_format",
+        "unsafe_tool_call",
+        "tool_error",
     }
 
 

@@ -316,8 +316,8 @@ def test_a_bad_message_inside_an_input_list_is_named() -> None:
     with pytest.raises(SuiteError) as caught:
         parse_suite(text, path="s.yaml")
     assert str(caught.value) == (
-        "s.yaml:4: case 'a': input.0.role: Input should be 'system', 'user' or 'assistant' "
-        "(got 'robot')"
+        "s.yaml:4: case 'a': input.0.role: Input should be 'system', 'user', 'assistant' or "
+        "'tool' (got 'robot')"
     )
 
 

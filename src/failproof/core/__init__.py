@@ -14,6 +14,7 @@ from failproof.core._result import (
     utc_now,
 )
 from failproof.core._suite import Suite
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_TURNS",
@@ -24,6 +25,7 @@ __all__ = [
     "CaseResult",
     "Classification",
     "Expect",
+    "ForbiddenCall",
     "Message",
     "Primary",
     "Reason",
@@ -32,6 +34,9 @@ __all__ = [
     "SafeExpectations",
     "Severity",
     "Suite",
+    "ToolCall",
+    "ToolSpec",
+    "ToolUse",
     "Turn",
     "TurnResult",
     "parse_json_output",

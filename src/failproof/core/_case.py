@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
+
 __all__ = [
     "MAX_TURNS",
     "Case",
@@ -39,10 +41,12 @@ class _Strict(BaseModel):
 
 
 class Message(_Strict):
-    """One chat message."""
+    """One chat message; an assistant's may carry tool calls, a tool's answers one of them."""
 
-    role: Literal["system", "user", "assistant"]
+    role: Literal["system", "user", "assistant", "tool"]
     content: str
+    tool_calls: list[ToolCall] = Field(default_factory=list, description="assistant: calls.")
+    tool_call_id: str | None = Field(default=None, description="tool: the call it answers.")
 
 
 class Expect(_Strict):
@@ -68,6 +72,11 @@ class Expect(_Strict):
         default_factory=list, description="No phrase may appear (case-insensitive)."
     )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+    forbidden_calls: list[ForbiddenCall] = Field(
+        default_factory=list,
+        description="Tool calls the model must not make (any call of a tool, or one with "
+        "forbidden arguments): unsafe_tool_call.",
+    )
 
 
 class Turn(_Strict):
@@ -146,6 +155,13 @@ class Case(_Strict):
         description="Further user turns (text, or {content, expect}), sent one at a time after "
         "the target answered the one before; every turn's answer is scored.",
     )
+    tools: list[ToolSpec] = Field(
+        default_factory=list,
+        description="Tools offered to the model (function calling) with their stub answers.",
+    )
+    max_steps: int = Field(
+        default=5, ge=1, le=50, description="With tools: model calls at most (tool rounds + 1)."
+    )
     failure_modes: list[str] = Field(
         default_factory=list, description="Failure modes this case probes for."
     )
@@ -165,6 +181,15 @@ class Case(_Strict):
         elif not value:
             raise ValueError("input is an empty message list; give at least one message")
         return value
+
+    @model_validator(mode="after")
+    def _tools_or_turns(self) -> Case:
+        if self.tools and self.turns:
+            raise ValueError("a case may have tools or turns, not both")
+        names = [t.name for t in self.tools]
+        if len(set(names)) != len(names):
+            raise ValueError("two tools have the same name")
+        return self
 
     @property
     def key(self) -> tuple[str, str]:

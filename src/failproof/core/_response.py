@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.core._tools import ToolCall, ToolUse
+
 __all__ = ["Response", "parse_json_output"]
 
 _NOT_JSON = object()
@@ -39,6 +41,15 @@ class Response(BaseModel):
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="Why no output was produced.")
     cached: bool = Field(default=False, description="Served from the response cache.")
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list, description="The tool calls the model asked for in this answer."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="Every tool call executed before this final answer."
+    )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
+    )
 
     @classmethod
     def from_output(cls, output: Any, **fields: Any) -> Response:

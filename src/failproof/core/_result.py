@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core._case import Message
+from failproof.core._tools import ToolUse
 
 __all__ = [
     "PRIMARY_CLASSES",
@@ -20,7 +21,16 @@ __all__ = [
     "utc_now",
 ]
 
-Primary = Literal["pass", "fail", "refusal", "wrong_format", "policy_violation", "error"]
+Primary = Literal[
+    "pass",
+    "fail",
+    "refusal",
+    "wrong_format",
+    "policy_violation",
+    "error",
+    "unsafe_tool_call",
+    "tool_error",
+]
 PRIMARY_CLASSES: tuple[Primary, ...] = (
     "pass",
     "fail",
@@ -28,6 +38,8 @@ PRIMARY_CLASSES: tuple[Primary, ...] = (
     "wrong_format",
     "policy_violation",
     "error",
+    "unsafe_tool_call",
+    "tool_error",
 )
 
 
@@ -104,6 +116,9 @@ class CaseResult(BaseModel):
     )
     broke_at: int | None = Field(
         default=None, description="The turn whose verdict decided a conversation that failed."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="The tool calls executed, in order, with results."
     )
 
     @property

@@ -1,5 +1,6 @@
 """The runner: send cases to targets, score, store; and scoring of recorded responses."""
 
+from failproof.runner._agent import play_agent, run_tool
 from failproof.runner._calls import Caller, CallStats
 from failproof.runner._consistency import case_consistency, consistency_section
 from failproof.runner._conversation import Conversation, conversation_result, worst_turn
@@ -51,8 +52,10 @@ __all__ = [
     "parse_headers",
     "parse_params",
     "plan_work",
+    "play_agent",
     "recorded_line",
     "resume_run",
+    "run_tool",
     "score_responses",
     "start_run",
     "stop_signals",

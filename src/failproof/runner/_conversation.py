@@ -28,8 +28,10 @@ _BADNESS = {
     "refusal": 1,
     "wrong_format": 2,
     "error": 3,
+    "tool_error": 3,
     "fail": 4,
     "policy_violation": 5,
+    "unsafe_tool_call": 6,
 }
 
 

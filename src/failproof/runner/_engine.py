@@ -9,6 +9,7 @@ from typing import Any
 
 from failproof.core import Case, CaseResult, Response
 from failproof.errors import FailproofError
+from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller
 from failproof.runner._conversation import Conversation
 from failproof.runner._plan import WorkItem, cache_key
@@ -76,8 +77,8 @@ class Engine:
     async def _worker(self, items: Iterator[WorkItem]) -> None:
         """Call, hand the answer to a finishing task, and go on with the next call at once."""
         for item in items:
-            if item.case.turns:
-                await self._converse(item)
+            if item.case.turns or item.case.tools:
+                await self._play(item)
                 continue
             key = cache_key(self._identity, item.case) if self.use_cache else None
             cached = self.store.cache_get(key) if key is not None else None
@@ -109,10 +110,15 @@ class Engine:
         finally:
             self._finishing.release()
 
-    async def _converse(self, item: WorkItem) -> None:
-        """Play a conversation turn by turn (each turn stored as answered), then store it."""
-        conversation = Conversation(self.scoring, self.store, self.run_id, self._turn)
-        result = await conversation.play(item)
+    async def _play(self, item: WorkItem) -> None:
+        """Play a conversation turn by turn (each turn stored as answered), or an agent's tool
+        calls (each model call cached), then store the case's result."""
+        if item.case.turns:
+            conversation = Conversation(self.scoring, self.store, self.run_id, self._turn)
+            result = await conversation.play(item)
+        else:
+            last, response = await play_agent(item.case, self._turn)
+            result = await self.scoring.score(last, response, item.sample)
         self.store.add_result(self.run_id, result)
         self.stats.completed += 1
         for sink in self.sinks:

@@ -45,6 +45,7 @@ def score_case(
         failure_modes=list(case.failure_modes),
         archetype=case.archetype,
         metadata=dict(case.metadata),
+        tool_uses=list(response.tool_uses),
     )
     evidence = Evidence(response)
     updates: dict[str, Any] = {}

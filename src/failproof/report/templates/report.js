@@ -5,7 +5,7 @@
   var holder = document.getElementById('fp-data');
   if (!holder) return;
   var data = JSON.parse(holder.textContent);
-  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unscored'];
+  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unsafe_tool_call', 'tool_error', 'unscored'];
   var SEVERITIES = ['critical', 'high', 'medium', 'low'];
   var VERDICTS = ['fail', 'review', 'pass'];
   /* categorical colours, without the red and green that mean fail and pass */
