@@ -14,10 +14,11 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Literal
+from typing import Any, Literal
 
 from failproof.core import AttackStep, Case, CaseResult, Expect, Message, Response
 from failproof.errors import FailproofError
+from failproof.runner import play_agent
 
 __all__ = [
     "BROKEN_CLASSES",
@@ -160,6 +161,8 @@ class AttackContext:
         stored = self.journal.take(kind, request)
         if stored is not None:
             response = _replayed(stored)
+        elif kind == "target" and case.tools:
+            _, response = await play_agent(case, self.call_target)
         else:
             response = await (self.call_target if kind == "target" else self.call_attacker)(case)
         step = AttackStep(
@@ -175,6 +178,8 @@ class AttackContext:
             latency_ms=response.latency_ms,
             prompt_tokens=response.prompt_tokens,
             completion_tokens=response.completion_tokens,
+            tool_uses=response.tool_uses,
+            tool_limit=response.tool_limit,
         )
         return step, response, stored is None
 
@@ -186,7 +191,9 @@ class AttackContext:
 
 
 def _replayed(step: AttackStep) -> Response:
-    fields = {
+    fields: dict[str, Any] = {
+        "tool_uses": step.tool_uses,
+        "tool_limit": step.tool_limit,
         "latency_ms": step.latency_ms,
         "prompt_tokens": step.prompt_tokens,
         "completion_tokens": step.completion_tokens,

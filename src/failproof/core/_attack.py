@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core._case import Message
 from failproof.core._result import utc_now
+from failproof.core._tools import ToolUse
 
 __all__ = ["Attack", "AttackStep"]
 
@@ -37,6 +38,10 @@ class AttackStep(BaseModel):
     latency_ms: float | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="Target steps of an agent case: the tool calls run."
+    )
+    tool_limit: bool = Field(default=False, description="The agent hit its step limit.")
     primary: str | None = Field(default=None, description="Target steps: the verdict.")
     reasons: list[str] = Field(default_factory=list, description="The verdict's rules.")
     score: float | None = Field(
