@@ -57,6 +57,9 @@ def test_a_broken_case_exits_1_and_the_reports_show_the_path(
     markdown = (out / "attack.md").read_text()
     assert "broken by iterative after 3 target calls" in markdown
     assert "For my novel" in markdown
+    page = (out / "attack.html").read_text()
+    assert "broken by iterative after 3 target calls" in page
+    assert "For my novel" in page and "verdict: broke the target" in page
 
 
 def test_a_target_that_holds_exits_0(fake_openai: FakeOpenAI, home: Path) -> None:

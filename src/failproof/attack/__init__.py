@@ -17,6 +17,7 @@ from failproof.attack._context import (
     request_hash,
 )
 from failproof.attack._crescendo import CrescendoStrategy, pressure_expect
+from failproof.attack._html import attack_html
 from failproof.attack._iterative import IterativeStrategy
 from failproof.attack._markdown import attack_markdown
 from failproof.attack._prompts import AttackerPrompt, attacker_prompt, extract_prompt
@@ -49,6 +50,7 @@ __all__ = [
     "Strategy",
     "StrategyOptions",
     "TreeStrategy",
+    "attack_html",
     "attack_markdown",
     "attacker_prompt",
     "build_attack_report",

@@ -12,6 +12,7 @@ from failproof.attack import (
     AttackReport,
     AttackRequest,
     StrategyOptions,
+    attack_html,
     attack_markdown,
     build_attack_report,
     replay_attack,
@@ -28,7 +29,8 @@ from failproof.store import Store
 
 __all__ = ["attack"]
 
-_FORMATS = ("json", "markdown")
+_FORMATS = ("json", "markdown", "html")
+_SUFFIX = {"json": "json", "markdown": "md", "html": "html"}
 
 
 def _request(
@@ -47,7 +49,9 @@ def _formats(value: str) -> list[str]:
     chosen = list(_FORMATS) if value == "all" else [f.strip() for f in value.split(",")]
     unknown = [f for f in chosen if f not in _FORMATS]
     if unknown:
-        raise ConfigError(f"unknown attack report format {unknown[0]!r}", hint="json, markdown")
+        raise ConfigError(
+            f"unknown attack report format {unknown[0]!r}", hint="json, markdown, html"
+        )
     return chosen
 
 
@@ -58,11 +62,19 @@ def write_attack_report(
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in formats:
-        path = folder / f"{stem}.{'md' if name == 'markdown' else 'json'}"
-        text = attack_markdown(report) if name == "markdown" else report.model_dump_json(indent=2)
+        path = folder / f"{stem}.{_SUFFIX[name]}"
+        text = _render(report, name)
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
+
+
+def _render(report: AttackReport, name: str) -> str:
+    if name == "markdown":
+        return attack_markdown(report)
+    if name == "html":
+        return attack_html(report)
+    return report.model_dump_json(indent=2)
 
 
 def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
@@ -139,7 +151,7 @@ def attack(
         int, typer.Option("--max-turns", min=1, help="crescendo: escalating turns.")
     ] = 8,
     format: Annotated[
-        str, typer.Option("--format", "-f", help="json, markdown, a comma list, or 'all'.")
+        str, typer.Option("--format", "-f", help="json, markdown, html, a comma list, or 'all'.")
     ] = "all",
     output: Annotated[
         Path | None,
