@@ -10,7 +10,13 @@ import pytest
 from tests.attack.scripted import GOAL, LEAK, reply, write_suite
 from tests.fakes.openai_server import FakeOpenAI
 
-from failproof.attack import AttackRequest, build_attack_report, replay_attack, start_attack
+from failproof.attack import (
+    AttackRequest,
+    Prices,
+    build_attack_report,
+    replay_attack,
+    start_attack,
+)
 from failproof.config import RunSettings, Settings
 from failproof.core import AttackStep
 from failproof.store import Store
@@ -180,3 +186,49 @@ def test_an_agent_case_is_attacked_with_its_tools_run_and_replays_offline(
     assert broke.primary == "unsafe_tool_call" and broke.broken
     assert [u.call.name for u in broke.tool_uses] == ["send_email"]
     assert [s.primary for s in targets(again)] == [s.primary for s in targets(steps)]
+
+
+def test_a_token_budget_stops_the_attack_and_the_cost_comes_from_reported_tokens(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """The fake server reports 10 tokens a call: a 25-token budget allows three calls."""
+    fake_openai.reply = lambda body: "No." if body["model"] == "target" else "<prompt>x</prompt>"
+    request = AttackRequest(
+        suites=(str(write_suite(tmp_path)),),
+        target="openai:target",
+        attacker="openai:attacker",
+        strategy="iterative",
+        budget=20,
+        token_budget=25,
+        prices=Prices(target_in=1.0, target_out=2.0, attacker_in=1.0, attacker_out=1.0),
+        target_options={"base_url": fake_openai.base_url},
+        attacker_options={"base_url": fake_openai.base_url},
+    )
+    with Store(tmp_path / "f.db") as store:
+        start_attack(request, settings=settings(tmp_path), store=store, attack_id="a1")
+        report = build_attack_report([(store.get_attack("a1"), store.attack_steps("a1"))])
+    (case,) = report.cases
+    assert case.queries + case.attacker_queries == 3
+    cost = report.strategies["iterative"]["cost"]
+    # target: 2 calls of 7 prompt + 3 completion tokens; attacker: 1 call of 10 tokens
+    assert cost == {
+        "target": (14 * 1.0 + 6 * 2.0) / 1e6,
+        "attacker": 10 / 1e6,
+        "total": (26 + 10) / 1e6,
+        "steps_without_token_counts": 0,
+    }
+
+
+def test_an_attacker_on_the_targets_server_shares_its_rate_limits(tmp_path: Path) -> None:
+    from failproof.attack._run import _callers
+    from failproof.targets import create_target
+
+    run = Settings(home=tmp_path, run=RunSettings(rpm=60, concurrency=2))
+    same = create_target("openai:a", {"base_url": "http://127.0.0.1:1/v1"})
+    other = create_target("openai:b", {"base_url": "http://127.0.0.1:2/v1"})
+    target_caller, attacker_caller = _callers(
+        same, create_target("openai:c", {"base_url": "http://127.0.0.1:1/v1"}), run
+    )
+    assert attacker_caller.rpm is target_caller.rpm and attacker_caller.gate is target_caller.gate
+    target_caller, attacker_caller = _callers(same, other, run)
+    assert attacker_caller.rpm is None and attacker_caller.gate is not target_caller.gate

@@ -27,8 +27,14 @@ from failproof.attack._report import (
     CaseAttack,
     build_attack_report,
 )
-from failproof.attack._request import AttackRequest
-from failproof.attack._run import AttackInterrupted, replay_attack, resume_attack, start_attack
+from failproof.attack._request import AttackRequest, Prices
+from failproof.attack._run import (
+    AttackInterrupted,
+    CaseDone,
+    replay_attack,
+    resume_attack,
+    start_attack,
+)
 from failproof.attack._strategy import Strategy, StrategyOptions, on_topic, strategies
 from failproof.attack._tree import TreeStrategy
 
@@ -44,9 +50,11 @@ __all__ = [
     "BestOfNStrategy",
     "BudgetSpent",
     "CaseAttack",
+    "CaseDone",
     "CrescendoStrategy",
     "IterativeStrategy",
     "Journal",
+    "Prices",
     "Strategy",
     "StrategyOptions",
     "TreeStrategy",

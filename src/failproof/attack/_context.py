@@ -85,6 +85,7 @@ class AttackContext:
     journal: Journal
     steps: list[AttackStep] = field(default_factory=list)
     attacker_limit: int = 0
+    token_budget: int | None = None
 
     @property
     def base(self) -> list[Message]:
@@ -105,11 +106,17 @@ class AttackContext:
         return any(s.broken for s in self.steps)
 
     @property
+    def tokens(self) -> int:
+        """Tokens spent so far, target's and attacker's, where the models reported them."""
+        return sum((s.prompt_tokens or 0) + (s.completion_tokens or 0) for s in self.steps)
+
+    @property
     def done(self) -> bool:
-        """Broken, or out of target queries, or out of attacker queries."""
+        """Broken, or out of target queries, attacker queries or tokens."""
         asked = len(self.steps) - self.queries
         limit = self.attacker_limit or 3 * self.budget + 10
-        return self.broken or self.queries >= self.budget or asked >= limit
+        spent = self.token_budget is not None and self.tokens >= self.token_budget
+        return self.broken or spent or self.queries >= self.budget or asked >= limit
 
     async def ask(self, system: str, user: str, *, round: int) -> AttackStep:
         """Ask the attacker; the step's ``output`` is its answer (``error`` when it failed)."""

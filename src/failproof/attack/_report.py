@@ -43,6 +43,15 @@ class CaseAttack(BaseModel):
     path_queries: int | None = Field(description="Target calls on the path to the first break.")
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    target_tokens: tuple[int, int] = Field(
+        default=(0, 0), description="The target's (prompt, completion) tokens, as reported."
+    )
+    attacker_tokens: tuple[int, int] = Field(
+        default=(0, 0), description="The attacker's (prompt, completion) tokens, as reported."
+    )
+    steps_without_tokens: int = Field(
+        default=0, description="Steps whose model reported no token counts (not in the cost)."
+    )
     path: list[AttackStep] = Field(
         default_factory=list, description="The steps from the plain case to the first break."
     )
@@ -72,9 +81,13 @@ def build_attack_report(
     by_strategy: dict[str, list[CaseAttack]] = {}
     for case in cases:
         by_strategy.setdefault(case.strategy, []).append(case)
+    prices = {a.strategy: a.config.get("prices") or {} for a, _ in attacks}
     return AttackReport(
         attacks=[attack for attack, _ in attacks],
-        strategies={name: _summary(group, seed) for name, group in sorted(by_strategy.items())},
+        strategies={
+            name: _summary(group, seed) | {"cost": _cost(group, prices.get(name, {}))}
+            for name, group in sorted(by_strategy.items())
+        },
         cheapest=_cheapest(cases),
         cases=cases,
     )
@@ -106,7 +119,19 @@ def _case(attack: Attack, key: tuple[str, str], steps: list[AttackStep]) -> Case
         path_queries=sum(1 for s in path if s.kind == "target") if path else None,
         prompt_tokens=sum(s.prompt_tokens or 0 for s in steps),
         completion_tokens=sum(s.completion_tokens or 0 for s in steps),
+        target_tokens=_tokens(calls),
+        attacker_tokens=_tokens([s for s in steps if s.kind == "attacker"]),
+        steps_without_tokens=sum(
+            1 for s in steps if s.prompt_tokens is None and s.completion_tokens is None
+        ),
         path=path,
+    )
+
+
+def _tokens(steps: Sequence[AttackStep]) -> tuple[int, int]:
+    return (
+        sum(s.prompt_tokens or 0 for s in steps),
+        sum(s.completion_tokens or 0 for s in steps),
     )
 
 
@@ -121,6 +146,26 @@ def _path(steps: list[AttackStep], last: AttackStep) -> list[AttackStep]:
             chain.append(by_seq[node.source])
         node = by_seq.get(node.parent) if node.parent is not None else None
     return chain[::-1]
+
+
+def _cost(cases: list[CaseAttack], prices: dict[str, Any]) -> dict[str, Any] | None:
+    """The cost estimate from the reported token counts, when prices were given."""
+    if not prices or all(v is None for v in prices.values()):
+        return None
+    parts = {
+        "target": (c.target_tokens for c in cases),
+        "attacker": (c.attacker_tokens for c in cases),
+    }
+    out: dict[str, Any] = {}
+    for who, counts in parts.items():
+        tokens_in = tokens_out = 0
+        for prompt, completion in counts:
+            tokens_in, tokens_out = tokens_in + prompt, tokens_out + completion
+        price_in, price_out = prices.get(f"{who}_in") or 0.0, prices.get(f"{who}_out") or 0.0
+        out[who] = round((tokens_in * price_in + tokens_out * price_out) / 1e6, 6)
+    out["total"] = round(out["target"] + out["attacker"], 6)
+    out["steps_without_token_counts"] = sum(c.steps_without_tokens for c in cases)
+    return out
 
 
 def _summary(cases: list[CaseAttack], seed: int) -> dict[str, Any]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from functools import partial
 
 from failproof.attack._context import AttackContext, BudgetSpent, Journal
@@ -14,12 +15,22 @@ from failproof.attack._strategy import strategies
 from failproof.config import Settings
 from failproof.core import Attack, AttackStep, Case, CaseResult, Response
 from failproof.errors import FailproofError
-from failproof.runner import AdaptiveGate, Caller, RetryPolicy, new_run_id, stop_signals
+from failproof.runner import (
+    AdaptiveGate,
+    Caller,
+    CallStats,
+    RateLimiter,
+    RetryPolicy,
+    new_run_id,
+    stop_signals,
+)
 from failproof.scoring import Scorer, build_scorers, score_case
 from failproof.store import Store
 from failproof.targets import Target, create_target
 
-__all__ = ["AttackInterrupted", "replay_attack", "resume_attack", "start_attack"]
+__all__ = ["AttackInterrupted", "CaseDone", "replay_attack", "resume_attack", "start_attack"]
+
+CaseDone = Callable[[AttackContext], None]
 
 
 class AttackInterrupted(Exception):
@@ -43,9 +54,16 @@ class _Parts:
 
 
 def start_attack(
-    request: AttackRequest, *, settings: Settings, store: Store, attack_id: str | None = None
+    request: AttackRequest,
+    *,
+    settings: Settings,
+    store: Store,
+    attack_id: str | None = None,
+    on_case: CaseDone | None = None,
 ) -> Attack:
-    """Attack every case of the request's suites; returns the stored attack when done."""
+    """Attack every case of the request's suites; returns the stored attack when done.
+
+    ``on_case`` is called with each case's context when its attack ends (progress)."""
     strategies.get(request.strategy)  # an unknown strategy fails before anything is stored
     cases = _cases(request)
     target, attacker = _targets(request, settings)
@@ -57,16 +75,18 @@ def start_attack(
         config=request.to_config(),
     )
     store.create_attack(attack)
-    _execute(attack.id, request, cases, settings, store, (target, attacker))
+    _execute(attack.id, request, cases, settings, store, (target, attacker), on_case)
     return store.get_attack(attack.id)
 
 
-def resume_attack(attack_id: str, *, settings: Settings, store: Store) -> Attack:
+def resume_attack(
+    attack_id: str, *, settings: Settings, store: Store, on_case: CaseDone | None = None
+) -> Attack:
     """Continue a stopped attack: stored steps are retraced, never sent again."""
     request = AttackRequest.from_config(store.get_attack(attack_id).config)
     store.finish_attack(attack_id, "running")
     targets = _targets(request, settings)
-    _execute(attack_id, request, _cases(request), settings, store, targets)
+    _execute(attack_id, request, _cases(request), settings, store, targets, on_case)
     return store.get_attack(attack_id)
 
 
@@ -76,7 +96,7 @@ def replay_attack(attack_id: str, *, settings: Settings, store: Store) -> list[A
     parts = _Parts(attack_id, request, build_scorers(settings), None, None, None)
     journals = {c.key: store.attack_steps(attack_id, c.key) for c in _cases(request)}
     contexts = [_context(parts, case, journals[case.key]) for case in _cases(request)]
-    asyncio.run(_attack_all(parts, contexts, concurrency=1))
+    asyncio.run(_attack_all(parts, contexts, 1, None))
     return [step for ctx in contexts for step in ctx.steps]
 
 
@@ -92,7 +112,9 @@ def _targets(request: AttackRequest, settings: Settings) -> tuple[Target, Target
     )
 
 
-def _caller(target: Target, settings: Settings) -> Caller:
+def _callers(target: Target, attacker: Target, settings: Settings) -> tuple[Caller, Caller]:
+    """The target's caller (with the run's rate limits) and the attacker's: when both are the
+    same server, the attacker shares the target's gate and rate limits."""
     run = settings.run
     workers = min(run.concurrency, target.max_concurrency or run.concurrency)
     policy = RetryPolicy(
@@ -101,7 +123,27 @@ def _caller(target: Target, settings: Settings) -> Caller:
         max_s=run.backoff_max_s,
         rng=random.Random(run.retry_seed),
     )
-    return Caller(target=target, timeout_s=run.timeout_s, policy=policy, gate=AdaptiveGate(workers))
+    to_target = Caller(
+        target=target,
+        timeout_s=run.timeout_s,
+        policy=policy,
+        gate=AdaptiveGate(workers),
+        rpm=RateLimiter(run.rpm) if run.rpm else None,
+        tpm=RateLimiter(run.tpm) if run.tpm else None,
+    )
+    if _same_server(target, attacker):
+        return to_target, replace(to_target, target=attacker, stats=CallStats())
+    gate = AdaptiveGate(min(run.concurrency, attacker.max_concurrency or run.concurrency))
+    return to_target, Caller(target=attacker, timeout_s=run.timeout_s, policy=policy, gate=gate)
+
+
+def _same_server(target: Target, attacker: Target) -> bool:
+    mine, theirs = target.identity(), attacker.identity()
+    where = mine.get("base_url") or mine.get("url") or mine.get("path")
+    return mine.get("name") == theirs.get("name") and (
+        where is None
+        or where == (theirs.get("base_url") or theirs.get("url") or theirs.get("path"))
+    )
 
 
 def _execute(
@@ -111,20 +153,15 @@ def _execute(
     settings: Settings,
     store: Store,
     targets: tuple[Target, Target],
+    on_case: CaseDone | None,
 ) -> None:
-    target, attacker = targets
     parts = _Parts(
-        attack_id,
-        request,
-        build_scorers(settings),
-        store,
-        _caller(target, settings),
-        _caller(attacker, settings),
+        attack_id, request, build_scorers(settings), store, *_callers(*targets, settings)
     )
     contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in cases]
     try:
         with stop_signals(), asyncio.Runner() as loop:
-            loop.run(_drive(parts, contexts, targets, settings.run.concurrency))
+            loop.run(_drive(parts, contexts, targets, settings.run.concurrency, on_case))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_attack(attack_id, "interrupted")
         raise AttackInterrupted(attack_id) from None
@@ -139,21 +176,24 @@ async def _drive(
     contexts: list[AttackContext],
     targets: tuple[Target, Target],
     concurrency: int,
+    on_case: CaseDone | None,
 ) -> None:
     async with targets[0], targets[1]:
-        await _attack_all(parts, contexts, concurrency)
+        await _attack_all(parts, contexts, concurrency, on_case)
 
 
-async def _attack_all(parts: _Parts, contexts: list[AttackContext], concurrency: int) -> None:
+async def _attack_all(
+    parts: _Parts, contexts: list[AttackContext], concurrency: int, on_case: CaseDone | None
+) -> None:
     gate = asyncio.Semaphore(max(1, concurrency))
     strategy = strategies.get(parts.request.strategy)(parts.request.options)
 
     async def one(ctx: AttackContext) -> None:
         async with gate:
-            try:
+            with suppress(BudgetSpent):
                 await strategy.attack(ctx)
-            except BudgetSpent:
-                return
+            if on_case is not None:
+                on_case(ctx)
 
     async with asyncio.TaskGroup() as group:
         for ctx in contexts:
@@ -171,6 +211,7 @@ def _context(parts: _Parts, case: Case, stored: list[AttackStep]) -> AttackConte
         score=partial(_score, parts.scorers),
         record=partial(_record, parts.store, parts.attack_id),
         journal=Journal(stored),
+        token_budget=request.token_budget,
     )
 
 

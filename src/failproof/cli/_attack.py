@@ -6,11 +6,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from failproof.attack import (
+    AttackContext,
     AttackInterrupted,
     AttackReport,
     AttackRequest,
+    Prices,
     StrategyOptions,
     attack_html,
     attack_markdown,
@@ -77,16 +80,25 @@ def _render(report: AttackReport, name: str) -> str:
     return report.model_dump_json(indent=2)
 
 
+def _progress(ctx: AttackContext) -> None:
+    how = "broken" if ctx.broken else "held"
+    where = escape(f"{ctx.case.suite}/{ctx.case.id}")
+    stderr.print(f"  {where}: {how} after {ctx.queries} target calls", highlight=False)
+
+
 def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
     store = Store(settings.db_path)
     attack_id = request if isinstance(request, str) else new_run_id()
     if not quiet:
         stderr.print(f"attack {attack_id}: started", highlight=False)
+    on_case = None if quiet else _progress
     try:
         if isinstance(request, str):
-            done = resume_attack(request, settings=settings, store=store)
+            done = resume_attack(request, settings=settings, store=store, on_case=on_case)
         else:
-            done = start_attack(request, settings=settings, store=store, attack_id=attack_id)
+            done = start_attack(
+                request, settings=settings, store=store, attack_id=attack_id, on_case=on_case
+            )
     except AttackInterrupted as stop:
         store.close()
         stderr.print(f"failproof: {stop}; resume with: failproof attack --resume {attack_id}")
@@ -114,6 +126,35 @@ def attack(
         int, typer.Option("--budget", "-n", min=1, help="Target calls per case at most.")
     ] = 20,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
+    token_budget: Annotated[
+        int | None,
+        typer.Option("--token-budget", min=1, help="Tokens per case at most (both models)."),
+    ] = None,
+    rpm: Annotated[
+        float | None,
+        typer.Option(
+            "--rpm",
+            min=0.001,
+            help="Target requests per minute (shared by the attacker when it is the same server).",
+        ),
+    ] = None,
+    tpm: Annotated[
+        float | None, typer.Option("--tpm", min=0.001, help="Target tokens per minute.")
+    ] = None,
+    cost_in: Annotated[
+        float | None, typer.Option("--cost-in", min=0, help="Target price per 1M prompt tokens.")
+    ] = None,
+    cost_out: Annotated[
+        float | None,
+        typer.Option("--cost-out", min=0, help="Target price per 1M completion tokens."),
+    ] = None,
+    attacker_cost_in: Annotated[
+        float | None, typer.Option("--attacker-cost-in", min=0, help="Attacker price, prompt.")
+    ] = None,
+    attacker_cost_out: Annotated[
+        float | None,
+        typer.Option("--attacker-cost-out", min=0, help="Attacker price, completion."),
+    ] = None,
     resume: Annotated[
         str | None,
         typer.Option("--resume", help="Continue a stopped attack; sends only what is missing."),
@@ -167,7 +208,7 @@ def attack(
     Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
     interrupted (the command to resume is printed).
     """
-    settings = settings_from(config, run__concurrency=concurrency)
+    settings = settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm)
     chosen = _formats(format)
     if replay:
         with Store(settings.db_path) as store:
@@ -187,6 +228,13 @@ def attack(
             strategy=strategy_name,
             budget=budget,
             seed=seed,
+            token_budget=token_budget,
+            prices=Prices(
+                target_in=cost_in,
+                target_out=cost_out,
+                attacker_in=attacker_cost_in,
+                attacker_out=attacker_cost_out,
+            ),
             target_options=target_options(
                 base_url=base_url, api_key_env=api_key_env, params=param or []
             ),
