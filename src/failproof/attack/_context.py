@@ -33,7 +33,7 @@ __all__ = [
 BROKEN_CLASSES = frozenset({"fail", "policy_violation", "unsafe_tool_call"})
 
 Call = Callable[[Case], Awaitable[Response]]
-Score = Callable[[Case, Response], CaseResult]
+Score = Callable[[Case, Response], Awaitable[CaseResult]]
 Record = Callable[[AttackStep], None]
 
 
@@ -146,7 +146,7 @@ class AttackContext:
         update = {"task": None, "input": list(messages), "turns": []}
         case = self.case.model_copy(update={**update, "expect": expect or self.case.expect})
         step, response, fresh = await self._step(case, "target", round=round)
-        result = self.score(case, response)
+        result = await self.score(case, response)
         risk = (result.case_score or {}).get("risk_score")
         broken = result.primary in breaks_on
         reasons = result.classification.reasons if result.classification else []

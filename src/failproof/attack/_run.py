@@ -19,12 +19,16 @@ from failproof.runner import (
     AdaptiveGate,
     Caller,
     CallStats,
+    InlineScoring,
+    PoolScoring,
     RateLimiter,
     RetryPolicy,
+    Scoring,
+    auto_score_workers,
     new_run_id,
     stop_signals,
 )
-from failproof.scoring import Scorer, build_scorers, score_case
+from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
 
@@ -47,7 +51,7 @@ class _Parts:
 
     attack_id: str
     request: AttackRequest
-    scorers: list[Scorer]
+    scoring: Scoring
     store: Store | None
     target: Caller | None
     attacker: Caller | None
@@ -93,7 +97,7 @@ def resume_attack(
 def replay_attack(attack_id: str, *, settings: Settings, store: Store) -> list[AttackStep]:
     """Retrace a stored attack offline (no model is called) and score every answer again."""
     request = AttackRequest.from_config(store.get_attack(attack_id).config)
-    parts = _Parts(attack_id, request, build_scorers(settings), None, None, None)
+    parts = _Parts(attack_id, request, InlineScoring(build_scorers(settings)), None, None, None)
     journals = {c.key: store.attack_steps(attack_id, c.key) for c in _cases(request)}
     contexts = [_context(parts, case, journals[case.key]) for case in _cases(request)]
     asyncio.run(_attack_all(parts, contexts, 1, None))
@@ -155,9 +159,8 @@ def _execute(
     targets: tuple[Target, Target],
     on_case: CaseDone | None,
 ) -> None:
-    parts = _Parts(
-        attack_id, request, build_scorers(settings), store, *_callers(*targets, settings)
-    )
+    scoring = _scoring(settings)
+    parts = _Parts(attack_id, request, scoring, store, *_callers(*targets, settings))
     contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in cases]
     try:
         with stop_signals(), asyncio.Runner() as loop:
@@ -168,7 +171,16 @@ def _execute(
     except BaseException:
         store.finish_attack(attack_id, "failed")
         raise
+    finally:
+        scoring.close()
     store.finish_attack(attack_id, "finished")
+
+
+def _scoring(settings: Settings) -> Scoring:
+    """Scoring in worker processes from concurrency 16 (as the runner does), else inline."""
+    scorers = build_scorers(settings)
+    workers = auto_score_workers(settings.run.concurrency, settings.run.score_workers)
+    return PoolScoring(settings, scorers, workers) if workers > 0 else InlineScoring(scorers)
 
 
 async def _drive(
@@ -208,15 +220,15 @@ def _context(parts: _Parts, case: Case, stored: list[AttackStep]) -> AttackConte
         rng=random.Random(f"{request.seed}:{case.suite}:{case.id}"),
         call_target=parts.target.call if parts.target else _offline,
         call_attacker=parts.attacker.call if parts.attacker else _offline,
-        score=partial(_score, parts.scorers),
+        score=partial(_score, parts.scoring),
         record=partial(_record, parts.store, parts.attack_id),
         journal=Journal(stored),
         token_budget=request.token_budget,
     )
 
 
-def _score(scorers: list[Scorer], case: Case, response: Response) -> CaseResult:
-    return score_case(case, response, scorers)
+async def _score(scoring: Scoring, case: Case, response: Response) -> CaseResult:
+    return await scoring.score(case, response, 0)
 
 
 def _record(store: Store | None, attack_id: str, step: AttackStep) -> None:
