@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from tests.attack.scripted import reply, write_suite
 from tests.fakes.openai_server import Answer, FakeOpenAI
+from tests.fakes.processes import kill_hard, wait_until
 
 from failproof.cli import main
 
@@ -60,6 +59,22 @@ def test_a_broken_case_exits_1_and_the_reports_show_the_path(
     page = (out / "attack.html").read_text()
     assert "broken by iterative after 3 target calls" in page
     assert "For my novel" in page and "verdict: broke the target" in page
+
+
+def test_stored_attacks_are_reported_side_by_side(fake_openai: FakeOpenAI, home: Path) -> None:
+    fake_openai.reply = reply
+    suite = write_suite(home)
+    for strategy, attack_id in (("iterative", "a1"), ("best_of_n", "a2")):
+        argv = args(fake_openai, suite, strategy, "-q", "-o", str(home / attack_id))
+        assert main(["attack", *argv]) == 1
+    stored = json.loads((home / "a1" / "attack.json").read_text())["attacks"][0]["id"]
+    other = json.loads((home / "a2" / "attack.json").read_text())["attacks"][0]["id"]
+    out = home / "both"
+    code = main(["attack", "--report", stored, "--report", other, "-o", str(out), "-f", "json"])
+    assert code == 1
+    both = json.loads((out / "attack.json").read_text())
+    assert sorted(both["strategies"]) == ["best_of_n", "iterative"]
+    assert both["cheapest"]["attack/zk0"]["path_queries"] <= 3
 
 
 def test_a_target_that_holds_exits_0(fake_openai: FakeOpenAI, home: Path) -> None:
@@ -126,13 +141,8 @@ def test_sigkill_mid_attack_then_resume_sends_no_finished_step_again(
         text=True,
     )
     db = tmp_path / "home/failproof.db"
-    deadline = time.monotonic() + 60
-    while len(_steps(db)) < 6:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the attack stored nothing"
-        time.sleep(0.01)
-    process.send_signal(signal.SIGKILL)
-    process.communicate(timeout=10)
+    wait_until(lambda: len(_steps(db)) >= 6, process, "the attack stored nothing")
+    kill_hard(process)
     finished = [_last_content(blob) for _, _, blob in _steps(db)]
     assert 6 <= len(finished) < 4 * 11
     with closing(sqlite3.connect(db)) as conn:

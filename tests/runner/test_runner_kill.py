@@ -7,12 +7,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from tests.fakes.openai_server import Answer, FakeOpenAI
+from tests.fakes.processes import kill_hard, wait_until
 from tests.runner.helpers import numbered_cases, write_suite
 
 from failproof.store import Store
@@ -55,11 +55,7 @@ def stored(tmp_path: Path) -> list[tuple[str, str]]:
 
 
 def wait_for_results(tmp_path: Path, count: int, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while len(stored(tmp_path)) < count:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the run stored nothing"
-        time.sleep(0.02)
+    wait_until(lambda: len(stored(tmp_path)) >= count, process, "the run stored nothing")
 
 
 def begin(
@@ -134,13 +130,8 @@ def test_sigkill_mid_conversation_then_resume_sends_no_finished_turn_again(
     path = write_suite(tmp_path / "c.yaml", "c", conversation_cases(6, 4))
     args = [str(path), "--target", "openai:m", "--base-url", fake_openai.base_url, "-c", "2"]
     process = start(fake_openai, tmp_path, *args)
-    deadline = time.monotonic() + 60
-    while len(stored_turns(tmp_path)) < 5:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the run stored no turn"
-        time.sleep(0.02)
-    process.send_signal(signal.SIGKILL)
-    process.communicate(timeout=10)
+    wait_until(lambda: len(stored_turns(tmp_path)) >= 5, process, "the run stored no turn")
+    kill_hard(process)
     finished = {f"{case} t{turn}" for case, turn in stored_turns(tmp_path)}
     assert 5 <= len(finished) < 24
 

@@ -163,6 +163,10 @@ def attack(
         str | None,
         typer.Option("--replay", help="Retrace a stored attack offline and report it again."),
     ] = None,
+    report: Annotated[
+        list[str] | None,
+        typer.Option("--report", help="Report stored attacks side by side; repeatable."),
+    ] = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-c", min=1, help="Cases attacked at once.")
     ] = None,
@@ -214,7 +218,12 @@ def attack(
         with Store(settings.db_path) as store:
             stored = store.get_attack(replay)
             steps = replay_attack(replay, settings=settings, store=store)
-        _finish(stored, steps, chosen, output, settings, quiet, stem="replay")
+        _finish([(stored, steps)], chosen, output or _folder(settings, replay), quiet, "replay")
+    if report:
+        with Store(settings.db_path, readonly=True) as store:
+            attacks = [(store.get_attack(i), store.attack_steps(i)) for i in report]
+        folder = output or _folder(settings, "compare-" + "-".join(report))
+        _finish(attacks, chosen, folder, quiet, "attack")
     if resume:
         request: AttackRequest | str = resume
     else:
@@ -248,27 +257,29 @@ def attack(
     done, store = _run(request, settings, quiet)
     with store:
         steps = store.attack_steps(done.id)
-    _finish(done, steps, chosen, output, settings, quiet)
+    _finish([(done, steps)], chosen, output or _folder(settings, done.id), quiet, "attack")
+
+
+def _folder(settings: Settings, name: str) -> Path:
+    return Path(settings.report.output_dir) / name
 
 
 def _finish(
-    attack: Attack,
-    steps: list[AttackStep],
+    attacks: list[tuple[Attack, list[AttackStep]]],
     formats: list[str],
-    output: Path | None,
-    settings: Settings,
+    folder: Path,
     quiet: bool,
-    stem: str = "attack",
+    stem: str,
 ) -> None:
-    report = build_attack_report([(attack, steps)])
-    folder = output or Path(settings.report.output_dir) / attack.id
+    """Write the report, say how each strategy did; exit 1 when any case broke."""
+    report = build_attack_report(attacks)
     for path in write_attack_report(report, formats, folder, stem):
         stderr.print(f"wrote {path}", highlight=False)
-    summary = report.strategies.get(attack.strategy, {})
-    broken, cases = summary.get("broken", 0), summary.get("cases", 0)
-    if not quiet:
-        stderr.print(
-            f"attack {attack.id} ({attack.strategy}): {broken} of {cases} cases broken",
-            highlight=False,
-        )
+    broken = any(case.broken for case in report.cases)
+    for name, summary in report.strategies.items():
+        if not quiet:
+            stderr.print(
+                f"{name}: {summary['broken']} of {summary['cases']} cases broken",
+                highlight=False,
+            )
     raise typer.Exit(1 if broken else 0)

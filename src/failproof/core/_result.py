@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,16 +31,7 @@ Primary = Literal[
     "unsafe_tool_call",
     "tool_error",
 ]
-PRIMARY_CLASSES: tuple[Primary, ...] = (
-    "pass",
-    "fail",
-    "refusal",
-    "wrong_format",
-    "policy_violation",
-    "error",
-    "unsafe_tool_call",
-    "tool_error",
-)
+PRIMARY_CLASSES: tuple[Primary, ...] = get_args(Primary)
 
 
 def utc_now() -> datetime:
