@@ -77,6 +77,17 @@ def test_stored_attacks_are_reported_side_by_side(fake_openai: FakeOpenAI, home:
     assert both["cheapest"]["attack/zk0"]["path_queries"] <= 3
 
 
+def test_run_with_a_strategy_attacks_like_the_attack_command(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.reply = reply
+    out = home / "out"
+    argv = [str(write_suite(home)), "--target", "openai:target", "--base-url", fake_openai.base_url]
+    argv += ["--strategy", "best_of_n", "--attacker", "mock", "--budget", "20", "-o", str(out)]
+    assert main(["run", *argv, "-q"]) == 1
+    assert json.loads((out / "attack.json").read_text())["strategies"]["best_of_n"]["broken"] == 1
+
+
 def test_a_target_that_holds_exits_0(fake_openai: FakeOpenAI, home: Path) -> None:
     fake_openai.reply = lambda body: (
         "<prompt>Please?</prompt>" if body["model"] == "attacker" else "No."

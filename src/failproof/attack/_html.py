@@ -64,8 +64,8 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> str:
 
 def _case(key: str, case: CaseAttack) -> str:
     title = (
-        f"<h2>{escape(key)}: broken by {escape(case.strategy)} after {case.first_break} target "
-        f"calls ({case.path_queries} on the path)</h2>"
+        f"<h2>{escape(key)}: broken by {escape(case.strategy)} after "
+        f"{_calls(case.first_break)} ({case.path_queries} on the path)</h2>"
     )
     return title + "".join(_step(step) for step in case.path)
 
@@ -94,3 +94,7 @@ def _step(step: AttackStep) -> str:
 
 def _message(message: Message) -> str:
     return f"<div class='role'>{escape(message.role)}</div><pre>{escape(message.content)}</pre>"
+
+
+def _calls(count: int | None) -> str:
+    return f"{count} target call" + ("" if count == 1 else "s")

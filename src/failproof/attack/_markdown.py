@@ -47,7 +47,7 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
 def _path(key: str, case: CaseAttack) -> list[str]:
     lines = [
         f"## {md_text(key)}: broken by {md_text(case.strategy)} "
-        f"after {case.first_break} target calls ({case.path_queries} on the path)",
+        f"after {_calls(case.first_break)} ({case.path_queries} on the path)",
         "",
     ]
     for step in case.path:
@@ -66,3 +66,7 @@ def _step(step: AttackStep) -> str:
         f"- round {step.round}, {md_text(step.note)}{where}: sent {md_code(sent, 200)}; "
         f"answer {md_code(step.output or step.error or '', 200)}; verdict {verdict}"
     )
+
+
+def _calls(count: int | None) -> str:
+    return f"{count} target call" + ("" if count == 1 else "s")

@@ -30,7 +30,7 @@ from failproof.errors import ConfigError
 from failproof.runner import new_run_id, suite_source, target_options
 from failproof.store import Store
 
-__all__ = ["attack"]
+__all__ = ["attack", "attack_formats", "execute_attack"]
 
 _FORMATS = ("json", "markdown", "html")
 _SUFFIX = {"json": "json", "markdown": "md", "html": "html"}
@@ -48,7 +48,8 @@ def _request(
     return [suite_source(s) for s in suites], target, attacker, strategy
 
 
-def _formats(value: str) -> list[str]:
+def attack_formats(value: str) -> list[str]:
+    """The attack report formats asked for (json, markdown, html; a comma list or 'all')."""
     chosen = list(_FORMATS) if value == "all" else [f.strip() for f in value.split(",")]
     unknown = [f for f in chosen if f not in _FORMATS]
     if unknown:
@@ -213,7 +214,7 @@ def attack(
     interrupted (the command to resume is printed).
     """
     settings = settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm)
-    chosen = _formats(format)
+    chosen = attack_formats(format)
     if replay:
         with Store(settings.db_path) as store:
             stored = store.get_attack(replay)
@@ -225,39 +226,47 @@ def attack(
         folder = output or _folder(settings, "compare-" + "-".join(report))
         _finish(attacks, chosen, folder, quiet, "attack")
     if resume:
-        request: AttackRequest | str = resume
-    else:
-        names, spec, attacker_spec, strategy_name = _request(
-            suites or [], target, attacker, strategy
-        )
-        request = AttackRequest(
-            suites=tuple(names),
-            target=spec,
-            attacker=attacker_spec,
-            strategy=strategy_name,
-            budget=budget,
-            seed=seed,
-            token_budget=token_budget,
-            prices=Prices(
-                target_in=cost_in,
-                target_out=cost_out,
-                attacker_in=attacker_cost_in,
-                attacker_out=attacker_cost_out,
-            ),
-            target_options=target_options(
-                base_url=base_url, api_key_env=api_key_env, params=param or []
-            ),
-            attacker_options=target_options(
-                base_url=attacker_base_url,
-                api_key_env=attacker_api_key_env,
-                params=attacker_param or [],
-            ),
-            options=StrategyOptions(width=width, branching=branching, max_turns=max_turns),
-        )
+        execute_attack(resume, settings, chosen, output, quiet)
+    names, spec, attacker_spec, strategy_name = _request(suites or [], target, attacker, strategy)
+    request = AttackRequest(
+        suites=tuple(names),
+        target=spec,
+        attacker=attacker_spec,
+        strategy=strategy_name,
+        budget=budget,
+        seed=seed,
+        token_budget=token_budget,
+        prices=Prices(
+            target_in=cost_in,
+            target_out=cost_out,
+            attacker_in=attacker_cost_in,
+            attacker_out=attacker_cost_out,
+        ),
+        target_options=target_options(
+            base_url=base_url, api_key_env=api_key_env, params=param or []
+        ),
+        attacker_options=target_options(
+            base_url=attacker_base_url,
+            api_key_env=attacker_api_key_env,
+            params=attacker_param or [],
+        ),
+        options=StrategyOptions(width=width, branching=branching, max_turns=max_turns),
+    )
+    execute_attack(request, settings, chosen, output, quiet)
+
+
+def execute_attack(
+    request: AttackRequest | str,
+    settings: Settings,
+    formats: list[str],
+    output: Path | None,
+    quiet: bool,
+) -> None:
+    """Start (or resume, given its id) an attack, write its report, exit by what broke."""
     done, store = _run(request, settings, quiet)
     with store:
         steps = store.attack_steps(done.id)
-    _finish([(done, steps)], chosen, output or _folder(settings, done.id), quiet, "attack")
+    _finish([(done, steps)], formats, output or _folder(settings, done.id), quiet, "attack")
 
 
 def _folder(settings: Settings, name: str) -> Path:

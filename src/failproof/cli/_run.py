@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from failproof.attack import AttackRequest
 from failproof.cli._app import (
     ConfigOpt,
     FailUnderOpt,
@@ -16,6 +17,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._output import emit_reports, stderr
 from failproof.config import Settings
 from failproof.errors import ConfigError
@@ -122,6 +124,28 @@ def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
         return list(store.get_run(run_id).config.get("patterns") or [])
 
 
+def _attack_request(
+    suites: list[str],
+    target: str | None,
+    attacker: str | None,
+    strategy: str,
+    budget: int,
+    options: dict[str, object],
+) -> AttackRequest:
+    """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
+    if not attacker:
+        raise ConfigError("--strategy needs --attacker", hint="e.g. --attacker openai:gpt-4o-mini")
+    plain = _request(suites, target, 1, options)
+    return AttackRequest(
+        suites=plain.suites,
+        target=plain.target,
+        attacker=attacker,
+        strategy=strategy,
+        budget=budget,
+        target_options=options,
+    )
+
+
 @app.command()
 def run(
     suites: Annotated[
@@ -201,6 +225,16 @@ def run(
     patterns: Annotated[
         list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
     ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Attack each case instead (see 'failproof attack')."),
+    ] = None,
+    attacker: Annotated[
+        str | None, typer.Option("--attacker", help="With --strategy: the attacker's spec.")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, help="With --strategy: target calls per case.")
+    ] = 20,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -222,6 +256,12 @@ def run(
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
     }
     settings = settings_from(config, **flags)
+    if strategy:
+        options = target_options(
+            base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []
+        )
+        planned = _attack_request(suites or [], target, attacker, strategy, budget, options)
+        execute_attack(planned, settings, attack_formats(format or "all"), output, quiet)
     if resume:
         if not patterns and (stored := _stored_patterns(settings, resume)):
             settings = settings_from(config, **{**flags, "probe__patterns": stored})
