@@ -111,6 +111,9 @@ class CaseResult(BaseModel):
     tool_uses: list[ToolUse] = Field(
         default_factory=list, description="The tool calls executed, in order, with results."
     )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
+    )
 
     @property
     def key(self) -> tuple[str, str, int]:

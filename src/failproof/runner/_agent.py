@@ -72,9 +72,9 @@ def _final(
 ) -> Response:
     latency = [r.latency_ms for r in spent if r.latency_ms is not None]
     return response.model_copy(
-        update={
-            "tool_uses": uses,
-            "tool_limit": limit,
+        update={  # a recorded answer (replay) brings its own trace
+            "tool_uses": uses or response.tool_uses,
+            "tool_limit": limit or response.tool_limit,
             "latency_ms": round(sum(latency), 3) if latency else None,
             "prompt_tokens": _tokens([r.prompt_tokens for r in spent]),
             "completion_tokens": _tokens([r.completion_tokens for r in spent]),

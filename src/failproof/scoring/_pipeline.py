@@ -46,6 +46,7 @@ def score_case(
         archetype=case.archetype,
         metadata=dict(case.metadata),
         tool_uses=list(response.tool_uses),
+        tool_limit=response.tool_limit,
     )
     evidence = Evidence(response)
     updates: dict[str, Any] = {}

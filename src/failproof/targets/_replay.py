@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from failproof.core import Case, Response
+from failproof.core import Case, Response, ToolUse
 from failproof.errors import ResponsesError
 from failproof.targets._base import Target, targets
 
@@ -42,6 +42,10 @@ class RecordedResponse(BaseModel):
     turns: list[RecordedTurn] | None = Field(
         default=None, description="A conversation's answers, turn by turn."
     )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="An agent's tool calls before its final answer."
+    )
+    tool_limit: bool = False
 
     def to_response(self, turn: int | None = None) -> Response:
         fields: dict[str, Any] = {
@@ -49,6 +53,8 @@ class RecordedResponse(BaseModel):
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "finish_reason": self.finish_reason,
+            "tool_uses": self.tool_uses,
+            "tool_limit": self.tool_limit,
         }
         if turn is not None and self.turns is not None:
             return _turn_response(self.turns, turn)
