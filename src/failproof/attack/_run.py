@@ -98,8 +98,7 @@ def replay_attack(attack_id: str, *, settings: Settings, store: Store) -> list[A
     """Retrace a stored attack offline (no model is called) and score every answer again."""
     request = AttackRequest.from_config(store.get_attack(attack_id).config)
     parts = _Parts(attack_id, request, InlineScoring(build_scorers(settings)), None, None, None)
-    journals = {c.key: store.attack_steps(attack_id, c.key) for c in _cases(request)}
-    contexts = [_context(parts, case, journals[case.key]) for case in _cases(request)]
+    contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in _cases(request)]
     asyncio.run(_attack_all(parts, contexts, 1, None))
     return [step for ctx in contexts for step in ctx.steps]
 

@@ -84,7 +84,8 @@ def _render(report: AttackReport, name: str) -> str:
 def _progress(ctx: AttackContext) -> None:
     how = "broken" if ctx.broken else "held"
     where = escape(f"{ctx.case.suite}/{ctx.case.id}")
-    stderr.print(f"  {where}: {how} after {ctx.queries} target calls", highlight=False)
+    calls = f"{ctx.queries} target call" + ("" if ctx.queries == 1 else "s")
+    stderr.print(f"  {where}: {how} after {calls}", highlight=False)
 
 
 def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
