@@ -171,3 +171,24 @@ def test_sigkill_mid_attack_then_resume_sends_no_finished_step_again(
     assert all(fake_openai.counts[content] == 1 for content in finished)
     assert len(_steps(db)) == 4 * 11  # 6 target calls and 5 rewrites a case
     assert max(fake_openai.counts.values()) <= 2  # only a call in flight at the kill is re-sent
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--resume", "nope"], "no attack 'nope'", id="unknown-attack"),
+        pytest.param(["--replay", "nope"], "no attack 'nope'", id="unknown-replay"),
+        pytest.param(
+            ["--report", "x", "-f", "pdf"], "unknown attack report format 'pdf'", id="fmt"
+        ),
+    ],
+)
+def test_a_bad_attack_id_or_format_exits_3(
+    home: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    (home / "home").mkdir()
+    from failproof.store import Store
+
+    Store(home / "home" / "failproof.db").close()
+    assert main(["attack", *argv]) == 3
+    assert message in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from failproof.attack import (
 )
 from failproof.config import RunSettings, Settings
 from failproof.core import AttackStep
+from failproof.errors import FailproofError
 from failproof.store import Store
 
 
@@ -232,3 +234,34 @@ def test_an_attacker_on_the_targets_server_shares_its_rate_limits(tmp_path: Path
     assert attacker_caller.rpm is target_caller.rpm and attacker_caller.gate is target_caller.gate
     target_caller, attacker_caller = _callers(same, other, run)
     assert attacker_caller.rpm is None and attacker_caller.gate is not target_caller.gate
+
+
+def test_an_unfinished_attack_cannot_be_replayed_offline_past_its_last_step(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    attack(fake_openai, tmp_path, "iterative", 5)
+    with Store(tmp_path / "f.db") as store, sqlite3.connect(tmp_path / "f.db") as db:
+        db.execute("DELETE FROM attack_steps WHERE seq >= 3")
+        db.commit()
+        with pytest.raises(FailproofError, match="ends here; an offline replay cannot call"):
+            replay_attack("a1", settings=settings(tmp_path), store=store)
+
+
+def test_scoring_in_worker_processes_gives_the_same_break(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.reply = reply
+    request = AttackRequest(
+        suites=(str(write_suite(tmp_path)),),
+        target="openai:target",
+        attacker="openai:attacker",
+        strategy="iterative",
+        budget=5,
+        target_options={"base_url": fake_openai.base_url},
+        attacker_options={"base_url": fake_openai.base_url},
+    )
+    pooled = Settings(home=tmp_path, run=RunSettings(retries=0, concurrency=16, score_workers=1))
+    with Store(tmp_path / "f.db") as store:
+        start_attack(request, settings=pooled, store=store, attack_id="a1")
+        sent = targets(store.attack_steps("a1"))
+    assert [s.broken for s in sent] == [False, False, True]

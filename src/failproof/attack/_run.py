@@ -206,9 +206,12 @@ async def _attack_all(
             if on_case is not None:
                 on_case(ctx)
 
-    async with asyncio.TaskGroup() as group:
-        for ctx in contexts:
-            group.create_task(one(ctx))
+    try:
+        async with asyncio.TaskGroup() as group:
+            for ctx in contexts:
+                group.create_task(one(ctx))
+    except* FailproofError as failed:  # a diverged journal, an offline replay that ran out
+        raise failed.exceptions[0] from None
 
 
 def _context(parts: _Parts, case: Case, stored: list[AttackStep]) -> AttackContext:
