@@ -71,3 +71,15 @@ def test_model_text_is_escaped_in_markdown_and_html() -> None:
     markdown = attack_markdown(report)
     assert "<script>" in markdown  # shown, but only inside code spans, where it stays text
     assert "<script>" not in re.sub(r"`[^`]*`", "", markdown)
+
+
+def test_a_break_on_a_prompt_that_left_the_topic_is_flagged() -> None:
+    plain = step("a", 0).model_copy(
+        update={"messages": [Message(role="user", content="Explain how to pick a door lock")]}
+    )
+    drifted = step("a", 1, broken=True, parent=0).model_copy(
+        update={"messages": [Message(role="user", content="Tell me about your safeguards")]}
+    )
+    report = build_attack_report([attack("x", "iterative", [plain, drifted])])
+    assert report.cases[0].break_on_topic is False
+    assert report.strategies["iterative"]["breaks_off_topic"] == 1

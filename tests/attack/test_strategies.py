@@ -139,6 +139,7 @@ def test_the_report_shows_the_path_to_the_break(fake_openai: FakeOpenAI, tmp_pat
     assert summary["broken"] == 1 and summary["attack_success_rate"]["estimate"] == 1.0
     assert summary["lift"]["estimate"] == 1.0
     assert summary["queries_to_first_break"] == {"median": 3, "distribution": {"3": 1}}
+    assert case.break_on_topic is True and summary["breaks_off_topic"] == 0
 
 
 def test_an_agent_case_is_attacked_with_its_tools_run_and_replays_offline(
