@@ -13,6 +13,7 @@ import failproof.attack._tree
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
 import failproof.metrics._aggregate
+import failproof.metrics._consistency
 import failproof.metrics._geometry
 import failproof.metrics._robustness
 import failproof.metrics._scores
@@ -21,7 +22,6 @@ import failproof.report._html
 import failproof.report._json
 import failproof.report._junit
 import failproof.report._markdown
-import failproof.runner._consistency
 import failproof.safe._scorer
 import failproof.scoring._classifier
 import failproof.scoring._probe

@@ -11,7 +11,9 @@ from tests.fakes.openai_server import FakeOpenAI
 from tests.runner.helpers import settings
 
 from failproof.core import Case, CaseResult, ForbiddenCall, ToolCall
-from failproof.runner import RunRequest, recorded_line, run_tool, start_run
+from failproof.runner import RunRequest, start_run
+from failproof.runner._agent import run_tool
+from failproof.runner._responses import recorded_line
 from failproof.store import Store
 
 READ = {

@@ -10,17 +10,9 @@ import pytest
 
 from failproof.config import Settings
 from failproof.core import Case, Response, Run
-from failproof.runner import (
-    AdaptiveGate,
-    Caller,
-    Engine,
-    InlineScoring,
-    RetryPolicy,
-    WorkItem,
-    conversation_result,
-    recorded_line,
-    worst_turn,
-)
+from failproof.runner import AdaptiveGate, Caller, Engine, InlineScoring, RetryPolicy, WorkItem
+from failproof.runner._conversation import conversation_result, worst_turn
+from failproof.runner._responses import recorded_line
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.targets import CallError, MockTarget, ReplayTarget, Target, load_responses

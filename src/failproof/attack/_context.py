@@ -147,7 +147,7 @@ class AttackContext:
         case = self.case.model_copy(update={**update, "expect": expect or self.case.expect})
         step, response, fresh = await self._step(case, "target", round=round)
         result = await self.score(case, response)
-        risk = (result.case_score or {}).get("risk_score")
+        risk = result.case_score.risk_score if result.case_score is not None else None
         broken = result.primary in breaks_on
         reasons = result.classification.reasons if result.classification else []
         verdict = {

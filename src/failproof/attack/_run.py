@@ -12,7 +12,7 @@ from functools import partial
 from failproof.attack._context import AttackContext, BudgetSpent, Journal
 from failproof.attack._request import AttackRequest
 from failproof.attack._strategy import strategies
-from failproof.config import Settings
+from failproof.config import RECORD_KEY, ScoringConfig, Settings
 from failproof.core import Attack, AttackStep, Case, CaseResult, Response
 from failproof.errors import FailproofError
 from failproof.runner import (
@@ -76,10 +76,13 @@ def start_attack(
         target=target.identity(),
         attacker=attacker.identity(),
         strategy=request.strategy,
-        config=request.to_config(),
+        config={
+            **request.to_config(),
+            RECORD_KEY: ScoringConfig.from_settings(settings).model_dump(mode="json"),
+        },
     )
     store.create_attack(attack)
-    _execute(attack.id, request, cases, settings, store, (target, attacker), on_case)
+    _execute(attack, request, cases, settings, store, (target, attacker), on_case)
     return store.get_attack(attack.id)
 
 
@@ -87,17 +90,20 @@ def resume_attack(
     attack_id: str, *, settings: Settings, store: Store, on_case: CaseDone | None = None
 ) -> Attack:
     """Continue a stopped attack: stored steps are retraced, never sent again."""
-    request = AttackRequest.from_config(store.get_attack(attack_id).config)
+    attack = store.get_attack(attack_id)
+    request = AttackRequest.from_config(attack.config)
     store.finish_attack(attack_id, "running")
     targets = _targets(request, settings)
-    _execute(attack_id, request, _cases(request), settings, store, targets, on_case)
+    _execute(attack, request, _cases(request), settings, store, targets, on_case)
     return store.get_attack(attack_id)
 
 
 def replay_attack(attack_id: str, *, settings: Settings, store: Store) -> list[AttackStep]:
     """Retrace a stored attack offline (no model is called) and score every answer again."""
-    request = AttackRequest.from_config(store.get_attack(attack_id).config)
-    parts = _Parts(attack_id, request, InlineScoring(build_scorers(settings)), None, None, None)
+    attack = store.get_attack(attack_id)
+    request = AttackRequest.from_config(attack.config)
+    scoring = InlineScoring(build_scorers(_record_of(attack, settings)))
+    parts = _Parts(attack_id, request, scoring, None, None, None)
     contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in _cases(request)]
     asyncio.run(_attack_all(parts, contexts, 1, None))
     return [step for ctx in contexts for step in ctx.steps]
@@ -149,8 +155,17 @@ def _same_server(target: Target, attacker: Target) -> bool:
     )
 
 
+def _record_of(attack: Attack, settings: Settings) -> ScoringConfig:
+    """How the attack scores: as recorded when it started (today's settings for an attack
+    stored before attacks kept their scoring record)."""
+    stored = attack.config.get(RECORD_KEY)
+    if stored is None:
+        return ScoringConfig.from_settings(settings)
+    return ScoringConfig.model_validate(stored)
+
+
 def _execute(
-    attack_id: str,
+    attack: Attack,
     request: AttackRequest,
     cases: Sequence[Case],
     settings: Settings,
@@ -158,7 +173,8 @@ def _execute(
     targets: tuple[Target, Target],
     on_case: CaseDone | None,
 ) -> None:
-    scoring = _scoring(settings)
+    attack_id = attack.id
+    scoring = _scoring(_record_of(attack, settings), settings)
     parts = _Parts(attack_id, request, scoring, store, *_callers(*targets, settings))
     contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in cases]
     try:
@@ -175,11 +191,11 @@ def _execute(
     store.finish_attack(attack_id, "finished")
 
 
-def _scoring(settings: Settings) -> Scoring:
+def _scoring(record: ScoringConfig, settings: Settings) -> Scoring:
     """Scoring in worker processes from concurrency 16 (as the runner does), else inline."""
-    scorers = build_scorers(settings)
+    scorers = build_scorers(record)
     workers = auto_score_workers(settings.run.concurrency, settings.run.score_workers)
-    return PoolScoring(settings, scorers, workers) if workers > 0 else InlineScoring(scorers)
+    return PoolScoring(record, scorers, workers) if workers > 0 else InlineScoring(scorers)
 
 
 async def _drive(

@@ -24,10 +24,11 @@ from failproof.attack import (
 )
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import stderr
+from failproof.cli._target_options import target_options
 from failproof.config import Settings
 from failproof.core import Attack, AttackStep
 from failproof.errors import ConfigError
-from failproof.runner import new_run_id, suite_source, target_options
+from failproof.runner import new_run_id, suite_source
 from failproof.store import Store
 
 __all__ = ["attack", "attack_formats", "execute_attack"]

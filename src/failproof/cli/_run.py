@@ -19,6 +19,7 @@ from failproof.cli._app import (
 )
 from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._output import emit_reports, stderr
+from failproof.cli._target_options import target_options
 from failproof.config import Settings
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
@@ -32,8 +33,8 @@ from failproof.runner import (
     resume_run,
     start_run,
     suite_source,
-    target_options,
 )
+from failproof.safe import load_safe_config
 from failproof.store import Store
 
 __all__ = ["RunFlags", "execute"]
@@ -81,7 +82,12 @@ def execute(
         try:
             if isinstance(request, str):
                 outcome = resume_run(
-                    request, settings=settings, store=store, responses_path=path, progress=progress
+                    request,
+                    settings=settings,
+                    store=store,
+                    responses_path=path,
+                    progress=progress,
+                    safe_config=load_safe_config,
                 )
             else:
                 outcome = start_run(
@@ -91,6 +97,7 @@ def execute(
                     run_id=run_id,
                     responses_path=path,
                     progress=progress,
+                    safe_config=load_safe_config,
                 )
         except RunInterrupted as stop:
             stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -118,11 +125,6 @@ def _request(
         target_options=options,
         repeat=repeat,
     )
-
-
-def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
-    with Store(settings.db_path) as store:
-        return list(store.get_run(run_id).config.get("patterns") or [])
 
 
 def _attack_request(
@@ -269,8 +271,12 @@ def run(
         planned = _attack_request(suites or [], target, attacker, strategy, budget, options)
         execute_attack(planned, settings, attack_formats(format or "all"), output, quiet)
     if resume:
-        if not patterns and (stored := _stored_patterns(settings, resume)):
-            settings = settings_from(config, **{**flags, "probe__patterns": stored})
+        if patterns:
+            raise ConfigError(
+                "--patterns cannot change a resumed run: it is scored as it was recorded",
+                hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
+                f"{resume} --patterns ...'",
+            )
         request: RunRequest | str = resume
     else:
         options = target_options(
