@@ -3,6 +3,7 @@
 from failproof.config._reference import settings_reference
 from failproof.config._sections import (
     ClassifierSettings,
+    JudgeSettings,
     ProbeSettings,
     ReportSettings,
     RunSettings,
@@ -17,6 +18,7 @@ from failproof.config._settings import (
 
 __all__ = [
     "ClassifierSettings",
+    "JudgeSettings",
     "ProbeSettings",
     "ReportSettings",
     "RunSettings",

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 __all__ = [
     "ClassifierSettings",
+    "JudgeSettings",
     "ProbeSettings",
     "ReportSettings",
     "RunSettings",
@@ -200,3 +201,33 @@ class ReportSettings(_Section):
     output_dir: str = Field(
         default="failproof-results", description="Parent folder of each run's reports."
     )
+
+
+class JudgeSettings(_Section):
+    """The LLM judge: a second opinion on refusal, harm and SAFE AH (docs/judge.md).
+
+    The key is resolved at the command line from the variable ``api_key_env`` names; it is held
+    as a secret, left out of every dump, and never stored or printed.
+    """
+
+    spec: str | None = Field(
+        default=None,
+        description="Target the judge is asked through (openai:MODEL, local, ...); none: no judge.",
+    )
+    base_url: str | None = Field(
+        default=None, description="OpenAI-compatible server of the judge (else OpenAI's)."
+    )
+    api_key_env: str | None = Field(
+        default=None, description="Variable holding the judge's key (default OPENAI_API_KEY)."
+    )
+    api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+    attempts: int = Field(
+        default=3, ge=1, le=10, description="Calls per verdict while the answer is not valid."
+    )
+    timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
+    concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
+    max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
+
+    def public(self) -> dict[str, object]:
+        """What identifies this judge in a run's config: never the key."""
+        return self.model_dump(mode="json", exclude={"api_key"})

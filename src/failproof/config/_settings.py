@@ -4,7 +4,8 @@ Precedence, highest first: command-line flags (passed as ``overrides``), environ
 (``FAILPROOF_*``), a config file (``failproof.toml``, or ``[tool.failproof]`` in
 ``pyproject.toml``),
 then the defaults. Secrets never live here: API keys are read from the environment by the target
-that needs them.
+that needs them; the one exception, the judge's key, is resolved at the command line, held as a
+secret and left out of every dump.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from failproof.config._sections import (
     ClassifierSettings,
+    JudgeSettings,
     ProbeSettings,
     ReportSettings,
     RunSettings,
@@ -45,6 +47,7 @@ class Settings(BaseSettings):
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     probe: ProbeSettings = Field(default_factory=ProbeSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
 
     @classmethod
     def settings_customise_sources(

@@ -2,13 +2,16 @@
 
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
+from failproof.scoring._refusal import asked, refusal_verdict
 
 __all__ = [
     "RESULT_FIELDS",
     "Evidence",
     "Scorer",
     "ScorerWarning",
+    "asked",
     "build_scorers",
+    "refusal_verdict",
     "score_case",
     "scorers",
 ]

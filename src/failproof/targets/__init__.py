@@ -12,7 +12,7 @@ from failproof.targets._exec import ExecTarget
 from failproof.targets._http import HttpTarget
 from failproof.targets._local import LocalTarget, default_model_path
 from failproof.targets._mock import MockTarget
-from failproof.targets._openai import OpenAITarget
+from failproof.targets._openai import OPENAI_URL, OpenAIConnection, OpenAITarget
 from failproof.targets._openai_sdk import OpenAISDKTarget
 from failproof.targets._python import PythonTarget
 from failproof.targets._replay import (
@@ -23,11 +23,13 @@ from failproof.targets._replay import (
 )
 
 __all__ = [
+    "OPENAI_URL",
     "CallError",
     "ExecTarget",
     "HttpTarget",
     "LocalTarget",
     "MockTarget",
+    "OpenAIConnection",
     "OpenAISDKTarget",
     "OpenAITarget",
     "PythonTarget",

@@ -1,0 +1,57 @@
+"""The judge's target, built from the judge settings alone (the key was resolved at the edge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from failproof.config import JudgeSettings
+from failproof.errors import ConfigError
+from failproof.targets import (
+    OPENAI_URL,
+    OpenAIConnection,
+    OpenAITarget,
+    Target,
+    create_target,
+    parse_target_spec,
+)
+
+__all__ = ["judge_target"]
+
+
+def _params(settings: JudgeSettings) -> dict[str, Any]:
+    return {"temperature": 0, "max_tokens": settings.max_tokens}
+
+
+def _connection(settings: JudgeSettings) -> OpenAIConnection:
+    base_url = settings.base_url or OPENAI_URL
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    env_name = settings.api_key_env or "OPENAI_API_KEY"
+    if key is None and base_url.rstrip("/") == OPENAI_URL:
+        raise ConfigError(
+            f"no API key for the judge: the environment variable {env_name} is not set",
+            hint=f"export {env_name}=..., or point --judge-base-url at a server that needs none",
+        )
+    return OpenAIConnection(base_url, key, env_name)
+
+
+def judge_target(settings: JudgeSettings) -> Target:
+    """The target the judge is asked through: temperature 0, at most ``max_tokens``."""
+    if not settings.spec:
+        raise ConfigError("no judge configured", hint="give --judge SPEC (e.g. openai:gpt-4o-mini)")
+    scheme, argument = parse_target_spec(settings.spec)
+    if scheme == "openai":
+        if not argument:
+            raise ConfigError("the judge openai: needs a model", hint="--judge openai:gpt-4o-mini")
+        return OpenAITarget(
+            argument,
+            _connection(settings),
+            params=_params(settings),
+            concurrency=settings.concurrency,
+            timeout_s=settings.timeout_s,
+        )
+    options = {
+        "params": _params(settings),
+        "concurrency": settings.concurrency,
+        "timeout_s": settings.timeout_s,
+    }
+    return create_target(settings.spec, options)
