@@ -16,8 +16,9 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, stderr
-from failproof.config import Settings
+from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
 from failproof.runner import (
@@ -201,6 +202,9 @@ def run(
     patterns: Annotated[
         list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
     ] = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -220,11 +224,12 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     }
-    settings = settings_from(config, **flags)
+    settings = with_judge_key(settings_from(config, **flags))
     if resume:
         if not patterns and (stored := _stored_patterns(settings, resume)):
-            settings = settings_from(config, **{**flags, "probe__patterns": stored})
+            settings = with_judge_key(settings_from(config, **{**flags, "probe__patterns": stored}))
         request: RunRequest | str = resume
     else:
         options = target_options(

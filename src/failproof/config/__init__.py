@@ -14,6 +14,7 @@ from failproof.config._settings import (
     drop_none,
     find_config_file,
     load_settings,
+    with_judge_key,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "find_config_file",
     "load_settings",
     "settings_reference",
+    "with_judge_key",
 ]

@@ -8,6 +8,7 @@ judge on a labelled set, and the ``judge`` AH matcher lets SAFE v0 find forbidde
 in other words.
 """
 
+from failproof.judge._calibrate import JudgeCalibration, calibrate_judge, judge_label
 from failproof.judge._client import Judge, JudgeAnswer, JudgeAttempt, judge_cache_key
 from failproof.judge._rubric import Rubric, load_rubric
 from failproof.judge._scorer import JudgeScorer, opinion_passes
@@ -21,11 +22,14 @@ __all__ = [
     "Judge",
     "JudgeAnswer",
     "JudgeAttempt",
+    "JudgeCalibration",
     "JudgeScorer",
     "JudgeThread",
     "ResponseVerdict",
     "Rubric",
+    "calibrate_judge",
     "judge_cache_key",
+    "judge_label",
     "judge_section",
     "judge_target",
     "load_rubric",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -81,14 +81,20 @@ class JudgeThread:
         questions: Sequence[Mapping[str, str]],
         model: type[Verdict],
         checks: Sequence[Check | None] | None = None,
+        on_answer: Callable[[JudgeAnswer], None] | None = None,
     ) -> list[JudgeAnswer]:
-        """Answers to many questions, asked concurrently (up to the judge's concurrency)."""
+        """Answers to many questions, asked concurrently (up to the judge's concurrency);
+        ``on_answer`` hears of each answer as it arrives (for progress)."""
         checks = checks or [None] * len(questions)
 
+        async def one(question: Mapping[str, str], check: Check | None) -> JudgeAnswer:
+            answer = await self.judge.ask(rubric, question, model, check)
+            if on_answer is not None:
+                on_answer(answer)
+            return answer
+
         async def all_of() -> list[JudgeAnswer]:
-            jobs = [
-                self.judge.ask(rubric, q, model, c) for q, c in zip(questions, checks, strict=True)
-            ]
+            jobs = [one(q, c) for q, c in zip(questions, checks, strict=True)]
             return list(await asyncio.gather(*jobs))
 
         return self._run(all_of())
