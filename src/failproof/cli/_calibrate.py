@@ -125,5 +125,5 @@ def _with_judge(
     )
     first = next((a.error for a in measured.answers if a.error), None)
     if first is not None:
-        stderr.print(f"judge: first error: {first}", highlight=False, markup=False)
+        stderr.print(f"judge: first error: {first!r}", highlight=False, markup=False)
     return CalibrationReport(report.data, (*report.rows, measured.row))

@@ -8,6 +8,7 @@ judge on a labelled set, and the ``judge`` AH matcher lets SAFE v0 find forbidde
 in other words.
 """
 
+from failproof.judge._ah import JudgeAhMatcher, ah_inputs
 from failproof.judge._calibrate import JudgeCalibration, calibrate_judge, judge_label
 from failproof.judge._client import Judge, JudgeAnswer, JudgeAttempt, judge_cache_key
 from failproof.judge._rubric import Rubric, load_rubric
@@ -20,6 +21,7 @@ from failproof.judge._verdicts import AhVerdict, ResponseVerdict, parse_verdict
 __all__ = [
     "AhVerdict",
     "Judge",
+    "JudgeAhMatcher",
     "JudgeAnswer",
     "JudgeAttempt",
     "JudgeCalibration",
@@ -27,6 +29,7 @@ __all__ = [
     "JudgeThread",
     "ResponseVerdict",
     "Rubric",
+    "ah_inputs",
     "calibrate_judge",
     "judge_cache_key",
     "judge_label",

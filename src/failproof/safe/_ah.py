@@ -1,11 +1,12 @@
 """AH matchers: which forbidden terms the follow-up questions use.
 
 The built-in ``exact`` matcher takes the case-insensitive substring hits of the batch automaton,
-as the specification asks. The interface is where an LLM-as-judge for AH will plug in (a future
-extension of the specification, not built yet): register a subclass in `ah_matchers` (from a
-plugin, through the ``failproof`` entry-point group) and select it with ``"ahMatcher"`` in
-``safe.config.json``. A judge sees the record and the exact hits, and may confirm, drop or add
-violations; the AH formula, strict mode and labels stay the same.
+as the specification asks. The interface is where an LLM-as-judge for AH plugs in (a future
+extension of the specification): register a subclass in `ah_matchers` (from a plugin, through
+the ``failproof`` entry-point group) and select it with ``"ahMatcher"`` in ``safe.config.json``.
+A judge sees the record and the exact hits, and may confirm, drop or add violations; the AH
+formula, strict mode and labels stay the same. failproof's own ``judge`` matcher
+(`failproof.judge`) adds the forbidden ideas an LLM judge finds written in other words.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
+from failproof.config import Settings
 from failproof.registry import Registry
 from failproof.safe._config import SafeConfig
 from failproof.safe._records import SafeRecord
@@ -28,6 +30,23 @@ class AhMatcher(ABC):
 
     def __init__(self, config: SafeConfig) -> None:
         self.config = config
+
+    @classmethod
+    def from_settings(cls, config: SafeConfig, settings: Settings | None) -> AhMatcher:  # noqa: ARG003
+        """The matcher for a scoring job; ``settings`` carry what a judge needs (its target)."""
+        return cls(config)
+
+    @property
+    def blocking(self) -> bool:
+        """Whether `prepare` or `violations` wait on I/O (a judge)."""
+        return False
+
+    def notes(self, record: SafeRecord) -> tuple[str, ...]:  # noqa: ARG002
+        """What the matcher wants said about ``record`` in its scorecard (e.g. a judge's error)."""
+        return ()
+
+    def close(self) -> None:  # noqa: B027  (optional hook)
+        """Release what the matcher holds (a judge's connections) once scoring is over."""
 
     def prepare(self, records: Sequence[SafeRecord]) -> None:  # noqa: B027  (optional hook)
         """Called once per batch before any `violations` call (e.g. to batch judge calls)."""

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from failproof.config import Settings
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
 from failproof.metrics import AggregateContext, aggregators
+from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
 from failproof.safe._report import build_safe_report
 from failproof.safe._result import SafeResult
@@ -68,6 +69,15 @@ class SafeV0Scorer(Scorer):
         super().__init__(settings)
         self.config = load_safe_config()
         self._embedder = MiniLmEmbedder() if self.config.match == "semantic" else None
+        matcher = ah_matchers.get(self.config.ah_matcher)
+        self._ah: AhMatcher = matcher.from_settings(self.config, settings)
+
+    @property
+    def blocking(self) -> bool:
+        return self._ah.blocking
+
+    def close(self) -> None:
+        self._ah.close()
 
     def applies_to(self, case: Case) -> bool:
         return case.expectations is not None
@@ -82,7 +92,9 @@ class SafeV0Scorer(Scorer):
             expectations=case.expectations or SafeExpectations(),
             output=output,
         )
-        result = score_record(record, self.config, batch_id=case.suite, embedder=self._embedder)
+        result = score_record(
+            record, self.config, batch_id=case.suite, embedder=self._embedder, ah=self._ah
+        )
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
         return {"safe_v0": result.to_json()}
