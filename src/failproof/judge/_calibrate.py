@@ -44,7 +44,7 @@ class JudgeCalibration:
 
     @property
     def asked_again(self) -> int:
-        return sum(len(a.attempts) > 1 for a in self.answers)
+        return sum(len(a.attempts) > 1 and not a.cached for a in self.answers)
 
 
 def judge_label(answer: JudgeAnswer, row: LabelledResponse) -> RefusalLabel:

@@ -84,7 +84,7 @@ def _facts(judged: Sequence[tuple[CaseResult, Mapping[str, Any]]]) -> dict[str, 
         "judge_errors": status.count("judge_error"),
         "not_judged": status.count("not_judged"),
         "from_cache": sum(bool(c.get("cached")) for c in calls),
-        "asked_again": sum(len(c.get("answers") or ()) > 1 for c in calls),
+        "asked_again": sum(len(c.get("answers") or ()) > 1 and not c.get("cached") for c in calls),
         "judge_pass_rate": passes / len(asked) if asked else None,
     }
 
