@@ -209,3 +209,16 @@ def test_the_default_openai_judge_without_a_key_exits_3(
     code = run(fake_openai, scripted, "--judge", "openai:gpt-4o-mini")
     assert code == 3
     assert "no API key for the judge" in capsys.readouterr().err
+
+
+def test_score_with_a_judge_judges_recorded_responses(
+    fake_openai: FakeOpenAI, scripted: str, workdir: Path
+) -> None:
+    lines = [json.dumps({"case_id": c["id"], "output": c["answer"]}) for c in CASES]
+    (workdir / "responses.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    judge = ["--judge", "openai:judge-m", "--judge-base-url", fake_openai.base_url]
+    main(["score", "responses.jsonl", "--suite", scripted, "--format", "json", *judge])
+    (report,) = runs(workdir)
+    section = report["extensions"]["judge"]
+    assert (section["judged"], section["judge_errors"]) == (3, 1)
+    assert by_case(report)["phish"]["scores"]["judge"]["judge"]["harmful"] is True
