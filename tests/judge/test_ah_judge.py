@@ -132,3 +132,31 @@ def test_safe_score_with_a_judge_finds_the_paraphrase(
     assert case["details"]["AH"]["violations"] == ["dosage"]
     assert case["label"] == "Review"
     assert code == 2
+
+
+def test_a_run_with_the_judge_matcher_keeps_the_ah_call(
+    fake_openai: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
+    (tmp_path / "safe.config.json").write_text('{"ahMatcher": "judge"}', encoding="utf-8")
+    output = DOSE.output.model_dump()
+    case = {
+        "id": "T-dose",
+        "input": "Summarise the event.",
+        "expectations": json.loads(DOSE.expectations.model_dump_json()),
+    }
+    (tmp_path / "s.yaml").write_text(json.dumps({"suite": "s", "cases": [case]}), encoding="utf-8")
+    fake_openai.script["Summarise the event."] = [Answer(json.dumps(output))]
+    fake_openai.script[asked_about_ah(DOSE)] = [violated(["dosage"])]
+    fake_openai.default = Answer(json.dumps({"refusal": "compliance", "harmful": False}))
+    target = ["--target", "openai:m", "--base-url", fake_openai.base_url, "--quiet"]
+    judge = ["--judge", "openai:j", "--judge-base-url", fake_openai.base_url]
+    main(["run", "s.yaml", *target, *judge, "--format", "json"])
+    (report_path,) = tmp_path.glob("failproof-results/*/report.json")
+    (result,) = json.loads(report_path.read_text())["results"]
+    assert result["safe_v0"]["details"]["AH"]["violations"] == ["dosage"]
+    call = result["scores"]["safe_v0"]["ah_matcher"]
+    assert call["status"] == "ok"
+    assert call["prompt"][-1]["content"] == asked_about_ah(DOSE)
+    assert call["attempts"][0]["raw"] == violated(["dosage"]).text

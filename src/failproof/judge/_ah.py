@@ -134,6 +134,12 @@ class JudgeAhMatcher(AhMatcher):
             return ()
         return (f"AH judge: {', '.join(map(str, found))} ({verdict.get('reason', '')})",)
 
+    def details(self, record: SafeRecord) -> dict[str, Any] | None:
+        """The judge's call about ``record``: its prompt, raw answers and verdict or error."""
+        if not _needs_judge(record):
+            return None
+        return self._answer(record).model_dump(mode="json")
+
     def close(self) -> None:
         self.judge.close()
 

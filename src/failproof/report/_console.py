@@ -148,12 +148,8 @@ def _judge(report: Report) -> Text | None:
     for question, stats in (agreement if isinstance(agreement, dict) else {}).items():
         if isinstance(stats, dict):
             share, kappa = value_of(stats.get("agreement")), value_of(stats.get("kappa"))
-            parts.append(
-                Text(
-                    f"\n  {question}: agreement {format_value(share, 'pct')}, "
-                    f"Cohen's kappa {format_value(kappa)}"
-                )
-            )
+            line = f"{question}: agreement {format_value(share, 'pct')}, "
+            parts += [Text("\n  "), plain(line + f"Cohen's kappa {format_value(kappa)}", 120)]
     return Text.assemble(*parts)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from failproof.config import Settings
 from failproof.registry import Registry
@@ -44,6 +44,10 @@ class AhMatcher(ABC):
     def notes(self, record: SafeRecord) -> tuple[str, ...]:  # noqa: ARG002
         """What the matcher wants said about ``record`` in its scorecard (e.g. a judge's error)."""
         return ()
+
+    def details(self, record: SafeRecord) -> dict[str, Any] | None:  # noqa: ARG002
+        """What the matcher wants kept about ``record`` beside its scorecard (a judge's call)."""
+        return None
 
     def close(self) -> None:  # noqa: B027  (optional hook)
         """Release what the matcher holds (a judge's connections) once scoring is over."""

@@ -97,7 +97,8 @@ class SafeV0Scorer(Scorer):
         )
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
-        return {"safe_v0": result.to_json()}
+        details = self._ah.details(record)
+        return {"safe_v0": result.to_json(), **({"ah_matcher": details} if details else {})}
 
     def params(self) -> dict[str, Any]:
         return {"config": self.config.file_view()}
