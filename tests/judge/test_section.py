@@ -78,6 +78,20 @@ def test_disagreements_say_on_what_and_why(report: Any) -> None:
     assert [e["case_id"] for e in section["errors"]] == ["e"]
 
 
+def test_a_judge_scorer_that_raised_counts_as_a_judge_error() -> None:
+    broken = CaseResult(
+        case_id="x",
+        suite="s",
+        category="c",
+        severity="low",
+        scores={"judge": {"scorer_error": "RuntimeError('boom')"}},
+    )
+    report = build_report(Run(id="r4", target={"name": "mock"}), [broken], Settings())
+    section = report.extensions["judge"]
+    assert (section["judged"], section["judge_errors"], section["judge_pass_rate"]) == (0, 1, 0.0)
+    assert section["errors"] == [{"case_id": "x", "suite": "s", "error": "RuntimeError('boom')"}]
+
+
 def test_no_judge_no_section() -> None:
     plain = build_report(Run(id="r2", target={"name": "mock"}), RESULTS[-1:], Settings())
     assert "judge" not in plain.extensions

@@ -63,8 +63,17 @@ def _disagreement(result: CaseResult, score: Mapping[str, Any]) -> dict[str, Any
     }
 
 
+def _normalised(score: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A judge score whose status is neither ``ok`` nor ``not_judged`` (a scorer that raised
+    leaves ``scorer_error``) is a ``judge_error``."""
+    if score.get("status") in ("ok", "not_judged", "judge_error"):
+        return score
+    error = score.get("error") or score.get("scorer_error") or "the judge scorer failed"
+    return {**score, "status": "judge_error", "error": error}
+
+
 def _judged(results: Sequence[CaseResult]) -> list[tuple[CaseResult, Mapping[str, Any]]]:
-    return [(r, s) for r in results if isinstance(s := r.scores.get("judge"), Mapping)]
+    return [(r, _normalised(s)) for r in results if isinstance(s := r.scores.get("judge"), Mapping)]
 
 
 def _call(score: Mapping[str, Any]) -> Mapping[str, Any]:
