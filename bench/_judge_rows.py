@@ -8,10 +8,13 @@ malformed JSON first on every 5th row (asked again), and never answers validly o
 row (a ``judge_error``, counted as wrong). So the expected accuracy is known in advance: the
 figures check the measuring, they say nothing about any real model. A second pass shows the
 cache (no call reaches the server).
+
+    python bench/_judge_rows.py [--data ../shared/data/labelled]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import tempfile
@@ -25,7 +28,13 @@ from aiohttp import web
 
 from failproof.config import JudgeSettings, Settings
 from failproof.judge import calibrate_judge, load_rubric
-from failproof.judgment import CalibrationReport, LabelledSet, format_table
+from failproof.judgment import (
+    CalibrationReport,
+    LabelledSet,
+    format_table,
+    pyrit_set,
+    xstest_set,
+)
 
 __all__ = ["judge_rows", "scripted_answers"]
 
@@ -124,3 +133,17 @@ def judge_rows(sets: Sequence[LabelledSet], *, concurrency: int = 8) -> None:
             print(_measure(data, settings, server), end="\n\n")
         again = [_measure(data, settings, server).rsplit("\n", 1)[-1] for data in sets]
         print("second pass: " + "; ".join(again))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = Path(__file__).resolve().parents[2] / "shared" / "data" / "labelled"
+    parser.add_argument("--data", type=Path, default=default, help="labelled data folder")
+    args = parser.parse_args(argv)
+    sets = [xstest_set(args.data), pyrit_set(args.data), pyrit_set(args.data, "mini_refusal")]
+    judge_rows(sets)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
