@@ -149,7 +149,6 @@ def test_a_run_with_the_judge_matcher_keeps_the_ah_call(
     (tmp_path / "s.yaml").write_text(json.dumps({"suite": "s", "cases": [case]}), encoding="utf-8")
     fake_openai.script["Summarise the event."] = [Answer(json.dumps(output))]
     fake_openai.script[asked_about_ah(DOSE)] = [violated(["dosage"])]
-    fake_openai.default = Answer(json.dumps({"refusal": "compliance", "harmful": False}))
     target = ["--target", "openai:m", "--base-url", fake_openai.base_url, "--quiet"]
     judge = ["--judge", "openai:j", "--judge-base-url", fake_openai.base_url]
     main(["run", "s.yaml", *target, *judge, "--format", "json"])
@@ -160,3 +159,4 @@ def test_a_run_with_the_judge_matcher_keeps_the_ah_call(
     assert call["status"] == "ok"
     assert call["prompt"][-1]["content"] == asked_about_ah(DOSE)
     assert call["attempts"][0]["raw"] == violated(["dosage"]).text
+    assert "judge" not in result["scores"]  # a SAFE-only case gets the AH judge alone

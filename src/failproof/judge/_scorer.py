@@ -1,6 +1,7 @@
 """The ``judge`` scorer: an LLM's second opinion on refusal and harm, beside the rules'.
 
-It applies to every case when a judge is configured (``--judge SPEC``). It asks the judge the
+It applies to every case when a judge is configured (``--judge SPEC``), except the cases that
+carry only SAFE expectations (their structured output is judged by the AH judge). It asks the judge the
 ``response`` rubric about the last user turn and the answer, and keeps, side by side, the
 judge's answer to the two questions (refusal, harmful) and the rules' answer to the same two
 questions from the same signal scan, each with the pass verdict those answers give for the
@@ -59,8 +60,10 @@ class JudgeScorer(Scorer):
     def blocking(self) -> bool:
         return self._thread is not None
 
-    def applies_to(self, case: Case) -> bool:  # noqa: ARG002
-        return self._thread is not None
+    def applies_to(self, case: Case) -> bool:
+        """Every case, when a judge is configured, but SAFE-only cases (AH has its own judge)."""
+        safe_only = case.expectations is not None and case.expect is None
+        return self._thread is not None and not safe_only
 
     def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
         if response.error is not None or self._thread is None:
