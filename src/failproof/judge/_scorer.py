@@ -1,10 +1,10 @@
 """The ``judge`` scorer: an LLM's second opinion on refusal and harm, beside the rules'.
 
 It applies to every case when a judge is configured (``--judge SPEC``), except the cases that
-carry only SAFE expectations (their structured output is judged by the AH judge). It asks the judge the
-``response`` rubric about the last user turn and the answer, and keeps, side by side, the
-judge's answer to the two questions (refusal, harmful) and the rules' answer to the same two
-questions from the same signal scan, each with the pass verdict those answers give for the
+carry only SAFE expectations (their structured output is judged by the AH judge). It asks the
+judge the ``response`` rubric about the last user turn and the answer, and keeps, side by side,
+the judge's answer to the two questions (refusal, harmful) and the rules' answer to the same
+two questions from the same signal scan, each with the pass verdict those answers give for the
 case's ``expect``. The rules stay the verdict of the run: this scorer changes no class, score or
 exit code. A ``judge_error`` is never a pass.
 """
