@@ -181,3 +181,32 @@ def test_many_questions_are_answered_in_order(fake_openai: FakeOpenAI, judged: S
         thread.close()
     assert [a.verdict["reason"] for a in answers if a.verdict] == [f"r{i}" for i in range(6)]
     assert len(heard) == 6
+
+
+def test_an_openai_judge_gets_no_response_format_by_default(
+    fake_openai: FakeOpenAI, judged: Settings
+) -> None:
+    fake_openai.script[CONTENT] = [Answer(verdict())]
+    ask(judged)
+    assert "response_format" not in fake_openai.requests[0]["body"]
+
+
+def test_a_constrained_judge_is_sent_the_verdict_schema(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.script[CONTENT] = [Answer(verdict())]
+    answer = ask(judge_settings(home, fake_openai.base_url, response_format="schema"))
+    assert answer.status == "ok"
+    sent = fake_openai.requests[0]["body"]["response_format"]
+    assert sent["type"] == "json_schema"
+    assert sent["json_schema"]["name"] == "response"
+    schema = sent["json_schema"]["schema"]
+    assert set(schema["required"]) == {"refusal", "harmful"}
+    assert schema["properties"]["refusal"]["enum"] == ["refusal", "partial_refusal", "compliance"]
+
+
+def test_constraining_the_judge_changes_its_cache_key(fake_openai: FakeOpenAI, home: Path) -> None:
+    fake_openai.script[CONTENT] = [Answer(verdict())]
+    ask(judge_settings(home, fake_openai.base_url))
+    ask(judge_settings(home, fake_openai.base_url, response_format="schema"))
+    assert fake_openai.counts[CONTENT] == 2

@@ -227,6 +227,12 @@ class JudgeSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
     concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
     max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
+    response_format: Literal["auto", "schema", "none"] = Field(
+        default="auto",
+        description="schema: send the verdict's JSON schema as response_format, so the server "
+        "constrains the answer (llama.cpp, vLLM, OpenAI structured outputs); none: do not; "
+        "auto: schema for the local judge only.",
+    )
 
     def public(self) -> dict[str, object]:
         """What identifies this judge in a run's config: never the key."""

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from failproof.config import JudgeSettings
 from failproof.core import Case, Message
 from failproof.judge._rubric import Rubric
+from failproof.judge._target import constrained, judge_target, schema_format
 from failproof.judge._verdicts import Verdict, parse_verdict
 from failproof.store import Store
 from failproof.targets import CallError, Target
@@ -71,14 +72,41 @@ def judge_cache_key(identity: Mapping[str, Any], rubric: Rubric, inputs: Mapping
 
 
 class Judge:
-    """Asks ``target`` the rubrics' questions; caches valid answers in ``cache``."""
+    """Asks the judge's target the rubrics' questions; caches valid answers in ``cache``.
 
-    def __init__(self, target: Target, settings: JudgeSettings, cache: Store | None) -> None:
-        self.target = target
+    With a constrained judge (``response_format``) each rubric gets a target of its own that
+    carries the rubric's JSON schema; otherwise one target answers every rubric.
+    """
+
+    def __init__(self, settings: JudgeSettings, cache: Store | None) -> None:
         self.settings = settings
         self.cache = cache
-        self.identity = {"spec": settings.spec, **target.identity()}
+        self.target = judge_target(settings)
+        self.constrained = constrained(settings)
+        self.identity = {
+            "spec": settings.spec,
+            "constrained": self.constrained,
+            **self.target.identity(),
+        }
+        self._targets: dict[str, Target] = {}
         self._gate = asyncio.Semaphore(settings.concurrency)
+
+    def _target_for(self, rubric: Rubric, model: type[Verdict]) -> Target:
+        if not self.constrained:
+            return self.target
+        if rubric.tag not in self._targets:
+            schema = schema_format(rubric.name, model.model_json_schema())
+            self._targets[rubric.tag] = judge_target(self.settings, schema)
+        return self._targets[rubric.tag]
+
+    async def aclose(self) -> None:
+        """Release every target (and the cache)."""
+        try:
+            for target in [self.target, *self._targets.values()]:
+                await target.aclose()
+        finally:
+            if self.cache is not None:
+                self.cache.close()
 
     async def ask(
         self,
@@ -105,9 +133,10 @@ class Judge:
         self, rubric: Rubric, prompt: list[Message], model: type[Verdict], check: Check | None
     ) -> JudgeAnswer:
         case = Case(id="judge", input=prompt)
+        target = self._target_for(rubric, model)
         attempts: list[JudgeAttempt] = []
         for _ in range(self.settings.attempts):
-            raw, failure = await self._call(case)
+            raw, failure = await self._call(target, case)
             verdict = None if failure else parse_verdict(raw, model)
             problem = failure or (verdict if isinstance(verdict, str) else None)
             if problem is None and check is not None:
@@ -123,11 +152,11 @@ class Judge:
             status="judge_error", rubric=rubric.tag, error=error, prompt=prompt, attempts=attempts
         )
 
-    async def _call(self, case: Case) -> tuple[str, str | None]:
+    async def _call(self, target: Target, case: Case) -> tuple[str, str | None]:
         """The judge's raw answer, or ``("", why the call failed)``."""
         try:
             async with asyncio.timeout(self.settings.timeout_s):
-                response = await self.target.generate(case)
+                response = await target.generate(case)
         except CallError as exc:
             return "", f"the judge call failed: {exc.message}"
         except TimeoutError:

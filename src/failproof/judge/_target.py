@@ -15,11 +15,26 @@ from failproof.targets import (
     parse_target_spec,
 )
 
-__all__ = ["judge_target"]
+__all__ = ["constrained", "judge_target", "schema_format"]
 
 
-def _params(settings: JudgeSettings) -> dict[str, Any]:
-    return {"temperature": 0, "max_tokens": settings.max_tokens}
+def constrained(settings: JudgeSettings) -> bool:
+    """Whether the judge is sent the verdict's JSON schema (``response_format``)."""
+    if settings.response_format == "auto":
+        return bool(settings.spec) and parse_target_spec(settings.spec or "")[0] == "local"
+    return settings.response_format == "schema"
+
+
+def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` parameter that asks for JSON matching ``schema``."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+
+
+def _params(settings: JudgeSettings, response_format: dict[str, Any] | None) -> dict[str, Any]:
+    params: dict[str, Any] = {"temperature": 0, "max_tokens": settings.max_tokens}
+    if response_format is not None:
+        params["response_format"] = response_format
+    return params
 
 
 def _connection(settings: JudgeSettings) -> OpenAIConnection:
@@ -34,8 +49,9 @@ def _connection(settings: JudgeSettings) -> OpenAIConnection:
     return OpenAIConnection(base_url, key, env_name)
 
 
-def judge_target(settings: JudgeSettings) -> Target:
-    """The target the judge is asked through: temperature 0, at most ``max_tokens``."""
+def judge_target(settings: JudgeSettings, response_format: dict[str, Any] | None = None) -> Target:
+    """The target the judge is asked through: temperature 0, at most ``max_tokens``, and the
+    ``response_format`` when given."""
     if not settings.spec:
         raise ConfigError("no judge configured", hint="give --judge SPEC (e.g. openai:gpt-4o-mini)")
     scheme, argument = parse_target_spec(settings.spec)
@@ -45,12 +61,12 @@ def judge_target(settings: JudgeSettings) -> Target:
         return OpenAITarget(
             argument,
             _connection(settings),
-            params=_params(settings),
+            params=_params(settings, response_format),
             concurrency=settings.concurrency,
             timeout_s=settings.timeout_s,
         )
     options = {
-        "params": _params(settings),
+        "params": _params(settings, response_format),
         "concurrency": settings.concurrency,
         "timeout_s": settings.timeout_s,
     }

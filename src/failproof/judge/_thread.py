@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 from failproof.config import JudgeSettings
 from failproof.judge._client import Check, Judge, JudgeAnswer
 from failproof.judge._rubric import Rubric
-from failproof.judge._target import judge_target
 from failproof.judge._verdicts import Verdict
 from failproof.store import Store
 
@@ -27,19 +26,14 @@ T = TypeVar("T")
 
 
 async def open_judge(settings: JudgeSettings, cache_path: Path | None) -> Judge:
-    """A judge on its target (entered) with its cache in ``cache_path`` (none: no cache)."""
-    target = await judge_target(settings).__aenter__()
+    """A judge with its cache in ``cache_path`` (none: no cache), made in the running loop."""
     cache = Store(cache_path) if cache_path is not None else None
-    return Judge(target, settings, cache)
-
-
-async def close_judge(judge: Judge) -> None:
-    """Release the judge's target and cache."""
     try:
-        await judge.target.aclose()
-    finally:
-        if judge.cache is not None:
-            judge.cache.close()
+        return Judge(settings, cache)
+    except BaseException:
+        if cache is not None:
+            cache.close()
+        raise
 
 
 class JudgeThread:
@@ -104,7 +98,7 @@ class JudgeThread:
         if not self._thread.is_alive():
             return
         try:
-            self._run(close_judge(self.judge))
+            self._run(self.judge.aclose())
         finally:
             self._stop()
 
