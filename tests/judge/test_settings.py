@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import SecretStr, ValidationError
 
+from failproof.cli import main
 from failproof.config import JudgeSettings, Settings, load_settings, with_judge_key
 from failproof.errors import ConfigError
 
@@ -56,3 +59,18 @@ def test_a_named_key_variable_that_is_unset_is_an_error() -> None:
     settings = Settings(judge=JudgeSettings(spec="openai:j", api_key_env="MISSING"))
     with pytest.raises(ConfigError, match="MISSING is not set"):
         with_judge_key(settings, {})
+
+
+def test_a_base_url_with_a_password_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
+    url = "http://user:hunter2-password@127.0.0.1:9/v1"
+    code = main(
+        ["run", "injection", "--target", "mock", "--judge", "openai:j", "--judge-base-url", url]
+    )
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "carries a password" in err
+    assert "hunter2" not in err

@@ -6,8 +6,6 @@ from typing import Annotated
 
 import typer
 
-from failproof.runner import target_options
-
 __all__ = ["JudgeBaseUrlOpt", "JudgeKeyEnvOpt", "JudgeOpt", "judge_flags"]
 
 JudgeOpt = Annotated[
@@ -34,9 +32,7 @@ JudgeKeyEnvOpt = Annotated[
 def judge_flags(
     spec: str | None, base_url: str | None, api_key_env: str | None
 ) -> dict[str, object]:
-    """The judge flags as settings overrides (a base URL with a password in it is refused)."""
-    if base_url:
-        target_options(base_url=base_url)  # refuses a URL that carries a password
+    """The judge flags as settings overrides (the settings refuse a base URL with a password)."""
     return {
         "judge__spec": spec,
         "judge__base_url": base_url,

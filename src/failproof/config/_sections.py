@@ -8,6 +8,7 @@ Environment variables are ``FAILPROOF_<SECTION>__<FIELD>`` (for example
 from __future__ import annotations
 
 from typing import ClassVar, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -233,6 +234,13 @@ class JudgeSettings(_Section):
         "constrains the answer (llama.cpp, vLLM, OpenAI structured outputs); none: do not; "
         "auto: schema for the local judge only.",
     )
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_password(cls, value: str | None) -> str | None:
+        if value and urlsplit(value).password:
+            raise ValueError("the judge's base URL carries a password; give the key by variable")
+        return value
 
     def public(self) -> dict[str, object]:
         """What identifies this judge in a run's config: never the key."""
