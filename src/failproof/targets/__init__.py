@@ -10,7 +10,12 @@ from failproof.targets._base import (
 )
 from failproof.targets._exec import ExecTarget
 from failproof.targets._http import HttpTarget
-from failproof.targets._local import LocalTarget, default_model_path
+from failproof.targets._local import (
+    WEIGHTS_INSTALL,
+    LocalTarget,
+    default_model_path,
+    default_threads,
+)
 from failproof.targets._mock import MockTarget
 from failproof.targets._openai import OPENAI_URL, OpenAIConnection, OpenAITarget
 from failproof.targets._openai_sdk import OpenAISDKTarget
@@ -24,6 +29,7 @@ from failproof.targets._replay import (
 
 __all__ = [
     "OPENAI_URL",
+    "WEIGHTS_INSTALL",
     "CallError",
     "ExecTarget",
     "HttpTarget",
@@ -40,6 +46,7 @@ __all__ = [
     "TargetFactory",
     "create_target",
     "default_model_path",
+    "default_threads",
     "load_responses",
     "parse_target_spec",
     "targets",
