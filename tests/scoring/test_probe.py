@@ -274,6 +274,6 @@ def test_probe_and_classifier_read_one_refusal_verdict_whichever_runs_first() ->
             scorer.score(case, response, evidence)
         verdicts.append(evidence.memo("refusal", lambda: None))
     scan = default_matcher().scan(response.output)
-    expected = refusal_verdict(case, Evidence(response), scan, Settings())
+    expected = refusal_verdict(case, Evidence(response), scan, Settings(), default_matcher())
     assert verdicts == [expected, expected]
     assert expected.label == "refusal"

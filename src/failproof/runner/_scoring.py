@@ -14,7 +14,7 @@ import gc
 import multiprocessing
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
 
@@ -125,15 +125,36 @@ class PoolScoring:
             return
         done = self._pool.submit(_score_batch, [job for job, _ in batch])
         futures = [future for _, future in batch]
-        loop = asyncio.get_running_loop()
-        done.add_done_callback(lambda d: loop.call_soon_threadsafe(_deliver, d, futures))
+        done.add_done_callback(_deliver_soon(asyncio.get_running_loop(), futures))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
         close_scorers(self._scorers)
 
 
+def _deliver_soon(
+    loop: asyncio.AbstractEventLoop, futures: list[asyncio.Future[CaseResult]]
+) -> Callable[[Future[list[CaseResult]]], None]:
+    """The pool's callback: hand a finished batch to the loop, unless the run has stopped.
+
+    A stopped run (Ctrl-C, SIGTERM) closes its loop while the pool finishes the batches it had;
+    their callbacks then have nobody to deliver to and must not raise in the pool's thread.
+    """
+
+    def callback(done: Future[list[CaseResult]]) -> None:
+        try:
+            loop.call_soon_threadsafe(_deliver, done, futures)
+        except RuntimeError:  # the loop is closed: the run stopped, the results are not wanted
+            return
+
+    return callback
+
+
 def _deliver(done: Future[list[CaseResult]], futures: list[asyncio.Future[CaseResult]]) -> None:
+    if done.cancelled():
+        for future in futures:
+            future.cancel()
+        return
     error = done.exception()
     for index, future in enumerate(futures):
         if future.done():
