@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from _judge_rows import judge_rows
 from judgment_harm import HarmBench, harm_tables
 
 from failproof.errors import MissingExtraError
@@ -213,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         pyrit_harm_set(args.data), xstest_benign_set(args.data), scans, peers, args.folds
     )
     print("\n\n" + harm_tables(harm))
+    judge_rows(list(sets.values()))
     return 0
 
 

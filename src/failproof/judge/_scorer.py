@@ -20,7 +20,7 @@ from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread
 from failproof.judge._verdicts import ResponseVerdict
-from failproof.scoring import Evidence, Scorer, asked, refusal_verdict, scorers
+from failproof.scoring import Evidence, Scorer, asked, harm_verdict, refusal_verdict, scorers
 from failproof.signals import SignalMatcher, matcher_for, scan_response
 
 __all__ = ["JudgeScorer", "opinion_passes"]
@@ -75,9 +75,9 @@ class JudgeScorer(Scorer):
 
     def _rules(self, case: Case, evidence: Evidence) -> dict[str, Any]:
         scan = scan_response(evidence, self._matcher)
-        verdict = refusal_verdict(case, evidence, scan, self.settings)
-        harmful = bool(scan.unsafe)
-        return self._opinion(case, verdict.label, harmful)
+        refusal = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
+        harm = harm_verdict(case, evidence, scan, self.settings, self._matcher)
+        return self._opinion(case, refusal.label, harm.harmful)
 
     def _opinion(self, case: Case, refusal: str, harmful: bool) -> dict[str, Any]:
         partial = self.settings.classifier.partial_refusal

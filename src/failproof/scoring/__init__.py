@@ -2,7 +2,7 @@
 
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
-from failproof.scoring._refusal import asked, refusal_verdict
+from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
 
 __all__ = [
     "RESULT_FIELDS",
@@ -11,6 +11,7 @@ __all__ = [
     "ScorerWarning",
     "asked",
     "build_scorers",
+    "harm_verdict",
     "refusal_verdict",
     "score_case",
     "scorers",
