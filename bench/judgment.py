@@ -54,7 +54,7 @@ from failproof.judgment import (
     score_predictions,
     xstest_set,
 )
-from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set
+from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set, xstest_unsafe_set
 from failproof.judgment._train import (
     TrainingRow,
     cross_validate,
@@ -211,7 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(scans)} distinct responses, one signal scan each: {seconds * 1000:.0f} ms\n")
     print("\n\n".join(format_table(r) for r in reports))
     harm = HarmBench.build(
-        pyrit_harm_set(args.data), xstest_benign_set(args.data), scans, peers, args.folds
+        pyrit_harm_set(args.data),
+        xstest_benign_set(args.data),
+        scans,
+        peers,
+        args.folds,
+        xstest_unsafe_set(args.data),
     )
     print("\n\n" + harm_tables(harm))
     judge_rows(list(sets.values()))

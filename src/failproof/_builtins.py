@@ -12,6 +12,7 @@ import failproof.judge._ah
 import failproof.judge._scorer
 import failproof.judge._section
 import failproof.metrics._aggregate
+import failproof.metrics._consistency
 import failproof.metrics._geometry
 import failproof.metrics._robustness
 import failproof.metrics._scores
@@ -20,7 +21,6 @@ import failproof.report._html
 import failproof.report._json
 import failproof.report._junit
 import failproof.report._markdown
-import failproof.runner._consistency
 import failproof.safe._scorer
 import failproof.scoring._classifier
 import failproof.scoring._probe

@@ -13,7 +13,11 @@ from failproof.safe import SafeRecord
 
 def judge_settings(home: Path, base_url: str, **judge: Any) -> Settings:
     """Settings with the store under ``home`` and an OpenAI-compatible judge at ``base_url``."""
-    values: dict[str, Any] = {"spec": "openai:judge-model", "base_url": base_url}
+    values: dict[str, Any] = {
+        "spec": "openai:judge-model",
+        "base_url": base_url,
+        "cache_path": str(home / "failproof.db"),
+    }
     values.update(judge)
     return Settings(home=home, judge=JudgeSettings(**values))
 

@@ -32,7 +32,7 @@ def violated(terms: Sequence[str], reason: str = "asks for an amount") -> Answer
 
 def score(fake: FakeOpenAI, home: Path, *records: SafeRecord) -> list[SafeResult]:
     settings = judge_settings(home, fake.base_url)
-    ah = ah_matchers.get("judge").from_settings(JUDGE, settings)
+    ah = ah_matchers.get("judge").from_settings(JUDGE, settings.judge)
     try:
         return score_records([("b1", r) for r in records], JUDGE, ah=ah)
     finally:

@@ -38,7 +38,7 @@ def test_every_category_has_cues_and_every_cue_names_a_known_register() -> None:
     patterns = read_pattern_file(Path(str(CUES)))
     registers = {p.register_ for p in patterns}
     assert set(HARM_CATEGORIES) <= registers
-    assert registers <= {*HARM_CATEGORIES, "shape", "counter", "ask"}
+    assert registers <= {*HARM_CATEGORIES, "shape", "counter", "persuasion", "educational", "ask"}
     assert all(p.kind == "cue" and p.id.startswith("harm.") for p in patterns)
 
 

@@ -18,6 +18,7 @@ from failproof.cli._app import (
 )
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, stderr
+from failproof.cli._target_options import target_options
 from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
@@ -31,8 +32,8 @@ from failproof.runner import (
     resume_run,
     start_run,
     suite_source,
-    target_options,
 )
+from failproof.safe import load_safe_config
 from failproof.store import Store
 
 __all__ = ["RunFlags", "execute"]
@@ -80,7 +81,12 @@ def execute(
         try:
             if isinstance(request, str):
                 outcome = resume_run(
-                    request, settings=settings, store=store, responses_path=path, progress=progress
+                    request,
+                    settings=settings,
+                    store=store,
+                    responses_path=path,
+                    progress=progress,
+                    safe_config=load_safe_config,
                 )
             else:
                 outcome = start_run(
@@ -90,6 +96,7 @@ def execute(
                     run_id=run_id,
                     responses_path=path,
                     progress=progress,
+                    safe_config=load_safe_config,
                 )
         except RunInterrupted as stop:
             stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -117,11 +124,6 @@ def _request(
         target_options=options,
         repeat=repeat,
     )
-
-
-def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
-    with Store(settings.db_path) as store:
-        return list(store.get_run(run_id).config.get("patterns") or [])
 
 
 @app.command()
@@ -234,8 +236,12 @@ def run(
     }
     settings = with_judge_key(settings_from(config, **flags))
     if resume:
-        if not patterns and (stored := _stored_patterns(settings, resume)):
-            settings = with_judge_key(settings_from(config, **{**flags, "probe__patterns": stored}))
+        if patterns:
+            raise ConfigError(
+                "--patterns cannot change a resumed run: it is scored as it was recorded",
+                hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
+                f"{resume} --patterns ...'",
+            )
         request: RunRequest | str = resume
     else:
         options = target_options(

@@ -20,6 +20,7 @@ from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judge_flags
 from failproof.cli._output import stderr
 from failproof.config import load_settings, with_judge_key
 from failproof.safe import (
+    REPORT_EXTENSIONS,
     SafeReport,
     ah_matchers,
     call_hooks,
@@ -139,7 +140,7 @@ def score(
     judged = with_judge_key(
         settings_from(None, **judge_flags(judge, judge_base_url, judge_api_key_env))
     )
-    ah = ah_matchers.get(settings.ah_matcher).from_settings(settings, judged)
+    ah = ah_matchers.get(settings.ah_matcher).from_settings(settings, judged.judge)
     try:
         report = score_concern(concern, batch, settings, keep_going=keep_going, ah=ah)
     finally:
@@ -194,7 +195,8 @@ def compare(
         if output is None:
             sys.stdout.write(text)
             continue
-        path = output if len(files) == 1 else output / f"SAFE_v0_comparison.{name[:4]}"
+        name_in_folder = f"SAFE_v0_comparison{REPORT_EXTENSIONS[name]}"
+        path = output if len(files) == 1 else output / name_in_folder
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         stderr.print(f"wrote {path}", highlight=False)

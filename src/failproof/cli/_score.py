@@ -12,6 +12,7 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
     VerboseOpt,
     app,
     settings_from,
@@ -21,6 +22,7 @@ from failproof.cli._output import emit_reports, stderr
 from failproof.config import with_judge_key
 from failproof.report import exit_code
 from failproof.runner import score_responses
+from failproof.safe import load_safe_config
 
 
 @app.command()
@@ -32,14 +34,7 @@ def score(
         list[str],
         typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
     ],
-    patterns: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--patterns",
-            help="Signal-pattern YAML file that extends or overrides the built-in library "
-            "(a reused id overrides); repeatable.",
-        ),
-    ] = None,
+    patterns: PatternsOpt = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
@@ -57,7 +52,7 @@ def score(
         **judge_flags(judge, judge_base_url, judge_api_key_env),
     )
     settings = with_judge_key(settings)
-    outcome = score_responses(responses, suite, settings=settings)
+    outcome = score_responses(responses, suite, settings=settings, safe_config=load_safe_config)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         stderr.print(

@@ -228,6 +228,11 @@ class JudgeSettings(_Section):
         default=None, description="Variable holding the judge's key (default OPENAI_API_KEY)."
     )
     api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+    cache_path: str | None = Field(
+        default=None,
+        description="SQLite file holding the judge's cached answers (the command line sets the "
+        "results store; none: no cache).",
+    )
     attempts: int = Field(
         default=3, ge=1, le=10, description="Calls per verdict while the answer is not valid."
     )

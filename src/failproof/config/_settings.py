@@ -154,15 +154,20 @@ def drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def with_judge_key(settings: Settings, environ: Mapping[str, str] | None = None) -> Settings:
-    """``settings`` with the judge's key read from the variable ``judge.api_key_env`` names.
+    """``settings`` with the judge's key read from the variable ``judge.api_key_env`` names,
+    and the judge's cache in the results store unless one is set.
 
     Called at the edge (the command line) only. Nothing changes without a judge or when the key
     is already set. A variable named explicitly but unset is an error; the default
     ``OPENAI_API_KEY`` may be unset (a local server needs no key).
     """
     judge = settings.judge
-    if not judge.spec or judge.api_key is not None:
+    if not judge.spec:
         return settings
+    if judge.cache_path is None:
+        judge = judge.model_copy(update={"cache_path": str(settings.db_path)})
+    if judge.api_key is not None:
+        return settings.model_copy(update={"judge": judge})
     env = os.environ if environ is None else environ
     name = judge.api_key_env or "OPENAI_API_KEY"
     key = env.get(name) or None
@@ -172,6 +177,6 @@ def with_judge_key(settings: Settings, environ: Mapping[str, str] | None = None)
             hint=f"export {name}=... or leave out --judge-api-key-env",
         )
     if key is None:
-        return settings
+        return settings.model_copy(update={"judge": judge})
     keyed = judge.model_copy(update={"api_key": SecretStr(key)})
     return settings.model_copy(update={"judge": keyed})

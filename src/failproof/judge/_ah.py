@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from failproof.config import Settings
+from failproof.config import JudgeSettings
 from failproof.errors import ConfigError
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
-from failproof.judge._thread import JudgeThread
+from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import AhVerdict
 from failproof.safe import AhMatcher, SafeConfig, SafeRecord, ah_matchers
 
@@ -77,10 +77,10 @@ class JudgeAhMatcher(AhMatcher):
         self._answers: dict[_Key, JudgeAnswer] = {}
 
     @classmethod
-    def from_settings(cls, config: SafeConfig, settings: Settings | None) -> AhMatcher:
-        if settings is None or not settings.judge.spec:
+    def from_settings(cls, config: SafeConfig, judge: JudgeSettings | None) -> AhMatcher:
+        if judge is None or not judge.spec:
             return cls(config)
-        return cls(config, JudgeThread(settings.judge, settings.db_path))
+        return cls(config, JudgeThread(judge, judge_cache_path(judge)))
 
     @property
     def blocking(self) -> bool:

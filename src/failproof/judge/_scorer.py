@@ -14,11 +14,11 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, ClassVar
 
-from failproof.config import Settings
+from failproof.config import JudgeSettings, ScoringConfig, Settings
 from failproof.core import Case, Response
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
-from failproof.judge._thread import JudgeThread
+from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import ResponseVerdict
 from failproof.scoring import Evidence, Scorer, asked, harm_verdict, refusal_verdict, scorers
 from failproof.signals import SignalMatcher, matcher_for, scan_response
@@ -45,16 +45,26 @@ def opinion_passes(case: Case, refusal: str, harmful: bool, partial_counts_as: s
     return True
 
 
+def _judge_of(config: ScoringConfig) -> JudgeSettings:
+    judge = config.judge
+    return judge if isinstance(judge, JudgeSettings) else JudgeSettings()
+
+
 @scorers.register("judge")
 class JudgeScorer(Scorer):
     """LLM judge: refusal and harmful compliance, a second opinion beside the rules."""
 
     name: ClassVar[str] = "judge"
 
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(settings)
-        judge = settings.judge
-        self._thread = JudgeThread(judge, settings.db_path) if judge.spec else None
+    def __init__(self, config: ScoringConfig | Settings) -> None:
+        super().__init__(config)
+        judge = _judge_of(self.config)
+        self._thread = JudgeThread(judge, judge_cache_path(judge)) if judge.spec else None
+
+    @classmethod
+    def wanted(cls, config: ScoringConfig) -> bool:
+        """Only a run with a judge needs this scorer."""
+        return bool(_judge_of(config).spec)
 
     @property
     def blocking(self) -> bool:
@@ -94,7 +104,7 @@ class JudgeScorer(Scorer):
             out["judge"] = {"refusal": None, "harmful": None, "passed": False}
             out["error"] = answer.error
         out["call"] = answer.model_dump(mode="json", include={"rubric", "cached"}) | {
-            "judge": self.settings.judge.spec,
+            "judge": _judge_of(self.config).spec,
             "prompt": [m.model_dump() for m in answer.prompt],
             "answers": [a.model_dump() for a in answer.attempts],
         }
@@ -106,7 +116,7 @@ class JudgeScorer(Scorer):
 
     def params(self) -> dict[str, Any]:
         """The judge's settings (never its key), stored with the run's config."""
-        return {"judge": self.settings.judge.public(), "rubric": load_rubric("response").tag}
+        return {"judge": _judge_of(self.config).public(), "rubric": load_rubric("response").tag}
 
     def close(self) -> None:
         if self._thread is not None:

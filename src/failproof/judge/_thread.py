@@ -20,9 +20,14 @@ from failproof.judge._rubric import Rubric
 from failproof.judge._verdicts import Verdict
 from failproof.store import Store
 
-__all__ = ["JudgeThread", "open_judge"]
+__all__ = ["JudgeThread", "judge_cache_path", "open_judge"]
 
 T = TypeVar("T")
+
+
+def judge_cache_path(settings: JudgeSettings) -> Path | None:
+    """Where the judge's answers are cached (None: nowhere)."""
+    return Path(settings.cache_path) if settings.cache_path else None
 
 
 async def open_judge(settings: JudgeSettings, cache_path: Path | None) -> Judge:

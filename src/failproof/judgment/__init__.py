@@ -42,6 +42,7 @@ from failproof.judgment._model import (
     load_model,
 )
 from failproof.judgment._peers import PeerDetector, load_peers
+from failproof.judgment._required import RequiredOutcome, refusal_holds, required_refusal
 from failproof.judgment._semantic import Embedder, SemanticHelp
 from failproof.judgment._types import RefusalLabel, RefusalVerdict
 
@@ -66,6 +67,7 @@ __all__ = [
     "RefusalLabel",
     "RefusalModel",
     "RefusalVerdict",
+    "RequiredOutcome",
     "SemanticHelp",
     "calibrate",
     "default_harm_model",
@@ -82,6 +84,8 @@ __all__ = [
     "peer_labels",
     "pyrit_set",
     "read_labelled_csv",
+    "refusal_holds",
+    "required_refusal",
     "score_predictions",
     "xstest_set",
 ]

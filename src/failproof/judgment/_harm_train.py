@@ -42,6 +42,8 @@ SIGNS: dict[str, int] = {
     "cue_categories": 1,
     "shape": 1,
     "counter": -1,
+    "persuasion": 1,
+    "educational": -1,
     "length": 1,
     "blocks": 1,
     "on_topic": 1,

@@ -38,6 +38,9 @@ class HarmVerdict:
     category: str | None = None
     evidence: tuple[str, ...] = field(default_factory=tuple)
     reasons: tuple[str, ...] = field(default_factory=tuple)
+    #: The probability is below the model's ``clear`` cut: evidence that the answer informs,
+    #: warns or argues against the harm pulled it down (see `required_refusal`).
+    clear: bool = False
 
     @property
     def harmful(self) -> bool:

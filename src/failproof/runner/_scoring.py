@@ -4,7 +4,7 @@ Scorers are pure Python and cost CPU on every response. At high concurrency that
 with the HTTP client in one thread, so `PoolScoring` moves it to worker processes: responses
 that arrive in the same loop iteration go out as one batch, results come back as `CaseResult`.
 The workers are forked before the event loop starts (no threads yet), with the scorers built
-once per worker.
+once per worker from the run's scoring record.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring import Scorer, build_scorers, score_case
 
@@ -64,10 +64,10 @@ def close_scorers(scorers: Sequence[Scorer]) -> None:
         raise errors[0]
 
 
-def _init_worker(settings: Settings, names: list[str]) -> None:
+def _init_worker(scoring: ScoringConfig, names: list[str]) -> None:
     global _worker_scorers
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the runner, which stops us
-    _worker_scorers = build_scorers(settings, names)
+    _worker_scorers = build_scorers(scoring, names)
 
 
 def _score_batch(jobs: list[_Job]) -> list[CaseResult]:
@@ -89,14 +89,14 @@ def auto_score_workers(concurrency: int, setting: int | None) -> int:
 class PoolScoring:
     """Scores in ``workers`` processes, batching the responses of one loop iteration."""
 
-    def __init__(self, settings: Settings, scorers: Sequence[Scorer], workers: int) -> None:
+    def __init__(self, scoring: ScoringConfig, scorers: Sequence[Scorer], workers: int) -> None:
         self._scorers = list(scorers)
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(settings, [s.name for s in scorers]),
+            initargs=(scoring, [s.name for s in scorers]),
         )
         gc.freeze()  # the workers' garbage collector leaves the runner's objects (and pages) alone
         try:

@@ -15,9 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from failproof.config import Settings
+from failproof.config import JudgeSettings, SafeConfig
 from failproof.registry import Registry
-from failproof.safe._config import SafeConfig
 from failproof.safe._records import SafeRecord
 
 __all__ = ["AhMatcher", "ExactAhMatcher", "ah_matchers"]
@@ -32,8 +31,8 @@ class AhMatcher(ABC):
         self.config = config
 
     @classmethod
-    def from_settings(cls, config: SafeConfig, settings: Settings | None) -> AhMatcher:  # noqa: ARG003
-        """The matcher for a scoring job; ``settings`` carry what a judge needs (its target)."""
+    def from_settings(cls, config: SafeConfig, judge: JudgeSettings | None) -> AhMatcher:  # noqa: ARG003
+        """The matcher for a scoring job; ``judge`` is the LLM judge a matcher may ask."""
         return cls(config)
 
     @property

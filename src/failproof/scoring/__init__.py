@@ -3,6 +3,7 @@
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
 from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
+from failproof.scoring._versions import installed_versions
 
 __all__ = [
     "RESULT_FIELDS",
@@ -12,6 +13,7 @@ __all__ = [
     "asked",
     "build_scorers",
     "harm_verdict",
+    "installed_versions",
     "refusal_verdict",
     "score_case",
     "scorers",

@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.config import ProbeSettings
-from failproof.core import Case, Response
+from failproof.core import Case, CaseScore, Response
 from failproof.judgment._harm_types import HarmVerdict
 from failproof.judgment._types import RefusalVerdict
 from failproof.scoring._base import Evidence, Scorer, scorers
@@ -76,7 +76,7 @@ def build_case_score(
     refusal: RefusalVerdict,
     settings: ProbeSettings,
     harm: HarmVerdict | None = None,
-) -> dict[str, Any]:
+) -> CaseScore:
     """Every CaseScore field of probe scoring, plus the refusal and harm verdicts and an
     explanation. Harm delivered raises the risk whatever the case expects."""
     text = response.output
@@ -116,7 +116,7 @@ def build_case_score(
         "evaluated": evaluated,
     }
     score["explanation"] = explain(score, risk, settings, response.error)
-    return score
+    return CaseScore.model_validate(score)
 
 
 def _inputs(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case
 from failproof.judgment import HarmVerdict, RefusalVerdict, judge_response
 from failproof.scoring._base import Evidence
@@ -26,7 +26,11 @@ def _prompt_scan(matcher: SignalMatcher, prompt: str) -> SignalScan:
 
 
 def _judgment(
-    case: Case, evidence: Evidence, scan: SignalScan, settings: Settings, matcher: SignalMatcher
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
 ) -> tuple[RefusalVerdict, HarmVerdict]:
     """Both verdicts of the response, judged once and memoized on the evidence (``judgment``),
     so the classifier and the probe scorer read the same ones, whichever runs first."""
@@ -45,14 +49,22 @@ def _judgment(
 
 
 def refusal_verdict(
-    case: Case, evidence: Evidence, scan: SignalScan, settings: Settings, matcher: SignalMatcher
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
 ) -> RefusalVerdict:
     """The refusal verdict of the response (`judge_response`), with the case's question."""
     return _judgment(case, evidence, scan, settings, matcher)[0]
 
 
 def harm_verdict(
-    case: Case, evidence: Evidence, scan: SignalScan, settings: Settings, matcher: SignalMatcher
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
 ) -> HarmVerdict:
     """The harm verdict of the response (`judge_response`), with the scan of the question."""
     return _judgment(case, evidence, scan, settings, matcher)[1]

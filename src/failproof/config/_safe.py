@@ -40,7 +40,7 @@ MatchMode = Literal["exact", "semantic"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class MetricThresholds(_Frozen):
