@@ -18,9 +18,10 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._attack import attack_formats, execute_attack
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, stderr
 from failproof.cli._target_options import target_options
-from failproof.config import Settings
+from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
 from failproof.runner import (
@@ -242,6 +243,9 @@ def run(
     budget: Annotated[
         int, typer.Option("--budget", min=1, help="With --strategy: target calls per case.")
     ] = 20,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -262,8 +266,9 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     }
-    settings = settings_from(config, **flags)
+    settings = with_judge_key(settings_from(config, **flags))
     if strategy:
         options = target_options(
             base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []

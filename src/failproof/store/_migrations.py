@@ -54,7 +54,19 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "0003_turn_results",
+        "0003_judge_cache",
+        """
+        CREATE TABLE judge_cache (
+            key TEXT PRIMARY KEY,
+            judge_json TEXT NOT NULL,
+            rubric TEXT NOT NULL,
+            answer_json TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
+    (
+        "0004_turn_results",
         """
         CREATE TABLE turn_results (
             run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -70,7 +82,7 @@ MIGRATIONS: list[tuple[str, str]] = [
         """,
     ),
     (
-        "0004_attacks",
+        "0005_attacks",
         """
         CREATE TABLE attacks (
             id TEXT PRIMARY KEY,

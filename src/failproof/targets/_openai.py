@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import aiohttp
 
 __all__ = [
+    "OPENAI_URL",
     "OpenAIConnection",
     "OpenAITarget",
     "openai_connection",
