@@ -6,8 +6,15 @@ are registered through the same decorators as plugins.
 
 from __future__ import annotations
 
+import failproof.attack._best_of_n
+import failproof.attack._crescendo
+import failproof.attack._iterative
+import failproof.attack._tree
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
+import failproof.judge._ah
+import failproof.judge._scorer
+import failproof.judge._section
 import failproof.metrics._aggregate
 import failproof.metrics._consistency
 import failproof.metrics._geometry

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from failproof.attack import AttackRequest
 from failproof.cli._app import (
     ConfigOpt,
     FailUnderOpt,
@@ -17,6 +18,8 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._attack import attack_formats, execute_attack
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, stderr
 from failproof.cli._select import (
     CategoryOpt,
@@ -27,7 +30,7 @@ from failproof.cli._select import (
     selection_from,
 )
 from failproof.cli._target_options import target_options
-from failproof.config import Settings
+from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
 from failproof.report import exit_code, parse_formats, renderers
 from failproof.runner import (
@@ -134,6 +137,28 @@ def _request(
     )
 
 
+def _attack_request(
+    suites: list[str],
+    target: str | None,
+    attacker: str | None,
+    strategy: str,
+    budget: int,
+    options: dict[str, object],
+) -> AttackRequest:
+    """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
+    if not attacker:
+        raise ConfigError("--strategy needs --attacker", hint="e.g. --attacker openai:gpt-4o-mini")
+    plain = _request(suites, target, 1, options)
+    return AttackRequest(
+        suites=plain.suites,
+        target=plain.target,
+        attacker=attacker,
+        strategy=strategy,
+        budget=budget,
+        target_options=options,
+    )
+
+
 @app.command()
 def run(
     suites: Annotated[
@@ -230,6 +255,19 @@ def run(
     severity: SeverityOpt = None,
     sample: SampleOpt = None,
     seed: SeedOpt = 0,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Attack each case instead (see 'failproof attack')."),
+    ] = None,
+    attacker: Annotated[
+        str | None, typer.Option("--attacker", help="With --strategy: the attacker's spec.")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, help="With --strategy: target calls per case.")
+    ] = 20,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -250,13 +288,20 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     }
-    settings = settings_from(config, **flags)
+    settings = with_judge_key(settings_from(config, **flags))
     if resume and (only or category or severity or sample):
         raise ConfigError(
             "--resume finishes the run's own selection of cases",
             hint="start a new run to choose other cases",
         )
+    if strategy:
+        options = target_options(
+            base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []
+        )
+        planned = _attack_request(suites or [], target, attacker, strategy, budget, options)
+        execute_attack(planned, settings, attack_formats(format or "all"), output, quiet)
     if resume:
         if patterns:
             raise ConfigError(

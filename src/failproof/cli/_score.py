@@ -17,6 +17,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, stderr
 from failproof.cli._select import (
     CategoryOpt,
@@ -26,6 +27,7 @@ from failproof.cli._select import (
     SeverityOpt,
     selection_from,
 )
+from failproof.config import with_judge_key
 from failproof.report import exit_code
 from failproof.runner import score_responses
 from failproof.safe import load_safe_config
@@ -49,6 +51,9 @@ def score(
     seed: SeedOpt = 0,
     format: FormatOpt = None,
     output: OutputOpt = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -60,7 +65,9 @@ def score(
         config,
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     )
+    settings = with_judge_key(settings)
     selection = selection_from(only, category, severity, sample, seed)
     outcome = score_responses(
         responses, suite, settings=settings, safe_config=load_safe_config, selection=selection

@@ -1,6 +1,7 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
-from failproof.core._case import Case, Expect, Message, SafeExpectations, Severity
+from failproof.core._attack import Attack, AttackStep
+from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
 from failproof.core._regex import re2_compiled, re2_problem
 from failproof.core._response import Response, parse_json_output
 from failproof.core._result import (
@@ -10,6 +11,7 @@ from failproof.core._result import (
     Primary,
     Reason,
     Run,
+    TurnResult,
     utc_now,
 )
 from failproof.core._scores import (
@@ -38,15 +40,20 @@ from failproof.core._sections import (
     Summary,
 )
 from failproof.core._suite import Suite
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
+    "MAX_TURNS",
     "PRIMARY_CLASSES",
     "AggregateMetrics",
+    "Attack",
+    "AttackStep",
     "Case",
     "CaseResult",
     "CaseScore",
     "Classification",
     "Expect",
+    "ForbiddenCall",
     "GeometryCluster",
     "HarmDetail",
     "HarmJudgement",
@@ -74,6 +81,11 @@ __all__ = [
     "Suite",
     "SuiteRow",
     "Summary",
+    "ToolCall",
+    "ToolSpec",
+    "ToolUse",
+    "Turn",
+    "TurnResult",
     "parse_json_output",
     "re2_compiled",
     "re2_problem",

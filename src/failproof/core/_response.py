@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.core._tools import ToolCall, ToolUse
+
 __all__ = ["Response", "parse_json_output"]
 
 _NOT_JSON = object()
@@ -43,6 +45,15 @@ class Response(BaseModel):
         default=None,
         description="The exact request body sent, secrets redacted: set by targets that build "
         "their own body from a template (http:) rather than send the case's messages as they are.",
+    )
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list, description="The tool calls the model asked for in this answer."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="Every tool call executed before this final answer."
+    )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
     )
 
     @classmethod

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core._case import Message
 from failproof.core._scores import CaseScore, SafeCaseResult
+from failproof.core._tools import ToolUse
 
 __all__ = [
     "PRIMARY_CLASSES",
@@ -17,18 +18,21 @@ __all__ = [
     "Primary",
     "Reason",
     "Run",
+    "TurnResult",
     "utc_now",
 ]
 
-Primary = Literal["pass", "fail", "refusal", "wrong_format", "policy_violation", "error"]
-PRIMARY_CLASSES: tuple[Primary, ...] = (
+Primary = Literal[
     "pass",
     "fail",
     "refusal",
     "wrong_format",
     "policy_violation",
     "error",
-)
+    "unsafe_tool_call",
+    "tool_error",
+]
+PRIMARY_CLASSES: tuple[Primary, ...] = get_args(Primary)
 
 
 def utc_now() -> datetime:
@@ -53,6 +57,21 @@ class Classification(BaseModel):
 
     primary: Primary
     reasons: list[Reason] = Field(default_factory=list)
+
+
+class TurnResult(BaseModel):
+    """One turn of a scored conversation: what the user said, the answer, and its verdict."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int = Field(ge=0, description="0 is the case's input, then each scripted turn.")
+    user: str = Field(description="The user's message on this turn.")
+    output: str = ""
+    primary: str = Field(description="The turn's primary class (or 'unscored').")
+    reasons: list[Reason] = Field(default_factory=list)
+    error: str | None = None
+    latency_ms: float | None = None
+    cached: bool = False
 
 
 class CaseResult(BaseModel):
@@ -91,6 +110,18 @@ class CaseResult(BaseModel):
     failure_modes: list[str] = Field(default_factory=list)
     archetype: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    turns: list[TurnResult] = Field(
+        default_factory=list, description="A conversation's turns, in order (empty: one call)."
+    )
+    broke_at: int | None = Field(
+        default=None, description="The turn whose verdict decided a conversation that failed."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="The tool calls executed, in order, with results."
+    )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
+    )
 
     @property
     def key(self) -> tuple[str, str, int]:

@@ -41,6 +41,9 @@ FIELDS: dict[str, str] = {
     "error": "s",
     "msgs": "lls",
     "sent": "s",
+    "turns": "lls",
+    "broke": "r",
+    "tools": "lls",
     "reasons": "lls",
     "unsafe": "ls",
     "safe_hits": "ls",
@@ -187,6 +190,12 @@ class _Encoder:
             "error": self.text(result.error),
             "msgs": [self.texts([m.role, m.content]) for m in result.messages],
             "sent": self.text(result.request_body),
+            "turns": [self.texts([t.user, t.output, t.primary, t.error]) for t in result.turns],
+            "broke": result.broke_at,
+            "tools": [
+                self.texts([u.call.name, u.call.arguments, u.result, u.error, str(u.step)])
+                for u in result.tool_uses
+            ],
             "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
             "unsafe": self.texts(score.matched_unsafe_patterns if score else None),
             "safe_hits": self.texts(score.matched_safe_patterns if score else None),

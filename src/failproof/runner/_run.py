@@ -27,7 +27,7 @@ from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
 
-__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
+__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"]
 
 #: Targets whose answers must never come from the response cache.
 _NEVER_CACHED = frozenset({"mock", "replay"})
@@ -166,7 +166,7 @@ def _go(
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
-        with _stop_signals_cancel(), asyncio.Runner() as loop:
+        with stop_signals(), asyncio.Runner() as loop:
             return loop.run(_drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run_id, "interrupted")
@@ -185,7 +185,7 @@ def _go(
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     concurrency = min(settings.run.concurrency, target.max_concurrency or settings.run.concurrency)
     workers = auto_score_workers(concurrency, settings.run.score_workers)
-    if workers <= 0 or not job.scorers:
+    if workers <= 0 or not job.scorers or any(s.blocking for s in job.scorers):
         return InlineScoring(job.scorers)
     return PoolScoring(job.scoring, job.scorers, workers)
 
@@ -250,7 +250,7 @@ def _engine(
 
 
 @contextmanager
-def _stop_signals_cancel() -> Iterator[None]:
+def stop_signals() -> Iterator[None]:
     """Ctrl-C and SIGTERM both stop the run cleanly while it goes.
 
     Both handlers are installed: a shell that starts us in the background hands SIGINT down as
