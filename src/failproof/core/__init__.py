@@ -1,7 +1,13 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
 from failproof.core._case import Case, Expect, Message, SafeExpectations, Severity
-from failproof.core._response import Response, parse_json_output
+from failproof.core._response import (
+    MAX_OUTPUT_CHARS,
+    MAX_TOKENS,
+    Repairs,
+    Response,
+    parse_json_output,
+)
 from failproof.core._result import (
     PRIMARY_CLASSES,
     CaseResult,
@@ -14,6 +20,8 @@ from failproof.core._result import (
 from failproof.core._suite import Suite
 
 __all__ = [
+    "MAX_OUTPUT_CHARS",
+    "MAX_TOKENS",
     "PRIMARY_CLASSES",
     "Case",
     "CaseResult",
@@ -22,6 +30,7 @@ __all__ = [
     "Message",
     "Primary",
     "Reason",
+    "Repairs",
     "Response",
     "Run",
     "SafeExpectations",

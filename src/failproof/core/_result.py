@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core._case import Message
+from failproof.core._response import Repairs
 
 __all__ = [
     "PRIMARY_CLASSES",
@@ -78,6 +79,9 @@ class CaseResult(BaseModel):
     output: str = ""
     error: str | None = None
     cached: bool = False
+    repairs: Repairs | None = Field(
+        default=None, description="What was changed to make the target's answer usable."
+    )
     messages: list[Message] = Field(default_factory=list, description="What was sent.")
     task: str | None = None
     failure_modes: list[str] = Field(default_factory=list)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from failproof.core import CaseResult
+from failproof.guard import redact
 
 __all__ = ["ResponsesWriter", "recorded_line"]
 
@@ -28,7 +29,7 @@ def recorded_line(result: CaseResult) -> str:
         "completion_tokens": result.completion_tokens,
         "finish_reason": result.finish_reason,
     }
-    return json.dumps(record, ensure_ascii=False) + "\n"
+    return redact(json.dumps(record, ensure_ascii=False)) + "\n"
 
 
 class ResponsesWriter:

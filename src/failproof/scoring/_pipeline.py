@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from failproof.config import Settings
-from failproof.core import Case, CaseResult, Response
+from failproof.core import Case, CaseResult, Classification, Reason, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
@@ -40,6 +40,7 @@ def score_case(
         output=response.output,
         error=response.error,
         cached=response.cached,
+        repairs=response.repairs,
         messages=case.messages(),
         task=case.task,
         failure_modes=list(case.failure_modes),
@@ -48,22 +49,38 @@ def score_case(
     )
     evidence = Evidence(response)
     updates: dict[str, Any] = {}
+    failed: list[Reason] = []
     for scorer in scorer_list:
         if not scorer.applies_to(case):
             continue
         try:
             out = scorer.score(case, response, evidence)
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
-            warnings.warn(
-                f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
-                ScorerWarning,
-                stacklevel=2,
-            )
-            result.scores[scorer.name] = {"scorer_error": repr(exc)}
+            failed.append(_scorer_failed(scorer, case, exc))
+            result.scores[scorer.name] = {"scorer_error": repr(exc)[:500]}
             continue
         for key, value in out.items():
             if key in RESULT_FIELDS:
                 updates[key] = value
             else:
                 result.scores.setdefault(scorer.name, {})[key] = value
+    if failed:
+        updates |= _error_verdict(failed, updates.get("classification"))
     return result.model_copy(update=updates) if updates else result
+
+
+def _scorer_failed(scorer: Scorer, case: Case, exc: Exception) -> Reason:
+    warnings.warn(
+        f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}", ScorerWarning, stacklevel=3
+    )
+    detail = f"the scorer {scorer.name!r} failed, so this case cannot pass"
+    return Reason(rule="scorer_error", detail=detail, evidence=f"{type(exc).__name__}: {exc}"[:300])
+
+
+def _error_verdict(failed: list[Reason], classification: Any) -> dict[str, Any]:
+    """A failed scorer makes the case an ``error``; the reasons of the other checks stay."""
+    kept = list(classification.reasons) if isinstance(classification, Classification) else []
+    return {
+        "classification": Classification(primary="error", reasons=[*failed, *kept]),
+        "accuracy": 0,
+    }

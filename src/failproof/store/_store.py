@@ -14,9 +14,23 @@ from typing import Any, Self
 
 from failproof.core import CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
+from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
 
 __all__ = ["RunSummary", "Store"]
+
+
+def _dumps(value: Any) -> str:
+    """JSON for a column: every secret failproof knows is redacted before it is written."""
+    return redact(json.dumps(value, default=str))
+
+
+def _load_result(blob: str) -> CaseResult:
+    """A stored result; text that is not valid Unicode (lone surrogates) is repaired, not fatal."""
+    try:
+        return CaseResult.model_validate_json(blob)
+    except ValueError:
+        return CaseResult.model_validate(clean_data(json.loads(blob))[0])
 
 
 @dataclass(frozen=True)
@@ -113,9 +127,9 @@ class Store:
                 "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.id,
-                    json.dumps(run.target),
-                    json.dumps(run.suites),
-                    json.dumps(run.config, default=str),
+                    _dumps(run.target),
+                    _dumps(run.suites),
+                    _dumps(run.config),
                     run.status,
                     run.started_at.isoformat(),
                     run.finished_at.isoformat() if run.finished_at else None,
@@ -184,7 +198,7 @@ class Store:
                     result.case_id,
                     result.sample,
                     result.primary,
-                    result.model_dump_json(),
+                    redact(result.model_dump_json()),
                     utc_now().isoformat(),
                 ),
             )
@@ -197,7 +211,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield CaseResult.model_validate_json(blob)
+                yield _load_result(blob)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str, int]]:
         """(suite, case_id, sample) of every stored result of the run."""
@@ -225,7 +239,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield CaseResult.model_validate_json(blob)
+                yield _load_result(blob)
 
     def reopen_run(self, run_id: str) -> None:
         """Mark a stopped run as running again (``--resume``)."""
@@ -244,7 +258,12 @@ class Store:
         row = self._db.execute(
             "SELECT response_json FROM response_cache WHERE key = ?", (key,)
         ).fetchone()
-        return Response.model_validate_json(row[0]) if row else None
+        if row is None:
+            return None
+        try:
+            return Response.model_validate_json(row[0])
+        except ValueError:
+            return Response.model_validate(json.loads(row[0]))
 
     def cache_put(self, key: str, response: Response) -> None:
         """Cache a successful response; errors are never cached."""
@@ -253,7 +272,7 @@ class Store:
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)",
-                (key, response.model_dump_json(), utc_now().isoformat()),
+                (key, redact(response.model_dump_json()), utc_now().isoformat()),
             )
 
     # -- SAFE v0 observations ----------------------------------------------------------------
@@ -273,7 +292,7 @@ class Store:
             self._db.execute(
                 "INSERT INTO safe_results (batch_id, concern_id, test_id, label, scores_json, "
                 "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
-                (batch_id, concern_id, test_id, label, json.dumps(scores), timestamp),
+                (batch_id, concern_id, test_id, label, _dumps(scores), timestamp),
             )
 
     def add_safe_results(self, rows: Iterable[Mapping[str, Any]]) -> int:
@@ -285,7 +304,7 @@ class Store:
                 r["concern_id"],
                 r["test_id"],
                 r["label"],
-                json.dumps(r["scores"]),
+                _dumps(r["scores"]),
                 r["timestamp"],
             )
             for r in rows

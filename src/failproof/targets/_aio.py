@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit
 
+from failproof.guard import add_secret, redact
 from failproof.targets._base import CallError
 
 if TYPE_CHECKING:
@@ -26,30 +28,32 @@ __all__ = [
     "make_session",
     "parse_retry_after",
     "status_error",
+    "url_secrets",
 ]
 
 _RETRYABLE = frozenset({408, 429, 500, 502, 503, 504})
 
 
 class Redactor:
-    """Replaces every known secret value in a text with ``[redacted]``."""
+    """A target's secrets, registered with `failproof.guard.add_secret`; calling it redacts."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self.secrets: list[str] = []
         for secret in secrets:
             self.add(secret)
 
     def add(self, secret: str) -> None:
-        """Redact ``secret`` from now on (values shorter than 4 characters are not secrets)."""
-        if len(secret) >= 4 and secret not in self.secrets:
-            self.secrets.append(secret)
-            self.secrets.sort(key=len, reverse=True)
+        """Redact ``secret`` from everything failproof writes or prints, from now on."""
+        add_secret(secret)
 
     def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, "[redacted]")
-        return text
+        return redact(text)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secrets a URL may carry: its password and every query value."""
+    parts = urlsplit(url)
+    values = [value for _, value in parse_qsl(parts.query, keep_blank_values=False)]
+    return [v for v in (parts.password, *values) if v]
 
 
 def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:

@@ -30,6 +30,7 @@ from failproof.targets._aio import (
     is_connection_error,
     make_session,
     status_error,
+    url_secrets,
 )
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import public_url
@@ -149,8 +150,15 @@ class HttpTarget(Target):
         self.method = method.upper()
         self.concurrency = concurrency
         self.timeout_s = timeout_s
-        self._redact = Redactor()
+        self._redact = Redactor(self._known_secrets())
         self._session: aiohttp.ClientSession | None = None
+
+    def _known_secrets(self) -> list[str]:
+        """Values of the ``${ENV}`` the URL and headers name, and secrets in the URL itself."""
+        texts = [self.url, *self.headers.values()]
+        names = {name for text in texts for name in _ENV.findall(text)}
+        found = [os.environ[n] for n in sorted(names) if os.environ.get(n)]
+        return [*found, *url_secrets(self.url)]
 
     def identity(self) -> dict[str, Any]:
         return {

@@ -28,6 +28,7 @@ from failproof.targets._aio import (
     is_connection_error,
     make_session,
     status_error,
+    url_secrets,
 )
 from failproof.targets._base import CallError, Target, targets
 
@@ -55,6 +56,10 @@ class OpenAIConnection:
 
     def __repr__(self) -> str:
         return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
+
+    def secrets(self) -> list[str]:
+        """The key and any secret in the base URL: redacted from everything failproof writes."""
+        return [*([self.api_key] if self.api_key else []), *url_secrets(self.base_url)]
 
 
 def public_url(url: str) -> str:
@@ -149,7 +154,7 @@ class OpenAITarget(Target):
         self._headers = {"Content-Type": "application/json"}
         if connection.api_key:
             self._headers["Authorization"] = f"Bearer {connection.api_key}"
-        self._redact = Redactor([connection.api_key] if connection.api_key else [])
+        self._redact = Redactor(connection.secrets())
         self._session: aiohttp.ClientSession | None = None
 
     def identity(self) -> dict[str, Any]:
