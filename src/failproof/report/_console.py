@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from failproof.core import CaseResult
+from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
@@ -58,6 +59,11 @@ def _header(report: Report) -> Text:
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {verdicts['fail']:,} fail · {verdicts['review']:,} review · {verdicts['pass']:,} pass",
     )
+
+
+def _throttling(report: Report) -> Text | None:
+    note = throttling_note(report)
+    return Text(note, style="yellow") if note else None
 
 
 def _headline(report: Report) -> Group:
@@ -171,6 +177,7 @@ class ConsoleRenderer(Renderer):
         parts: list[RenderableType | None] = [
             _header(report),
             _headline(report),
+            _throttling(report),
             _suites(report),
             _failures(report),
             _safe(report),

@@ -6,6 +6,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from failproof.targets import MAX_RETRY_AFTER_S
+
 __all__ = ["AdaptiveGate", "RateLimiter"]
 
 Clock = Callable[[], float]
@@ -50,9 +52,15 @@ class AdaptiveGate:
     """
 
     def __init__(
-        self, maximum: int, *, recover_after: int = 8, clock: Clock = time.monotonic
+        self,
+        maximum: int,
+        *,
+        recover_after: int = 8,
+        clock: Clock = time.monotonic,
+        max_pause_s: float = MAX_RETRY_AFTER_S,
     ) -> None:
         self.maximum = max(1, maximum)
+        self.max_pause_s = min(max_pause_s, MAX_RETRY_AFTER_S)
         self.limit = self.maximum
         self.recover_after = recover_after
         self.in_flight = 0
@@ -75,13 +83,17 @@ class AdaptiveGate:
             self.in_flight -= 1
             self._changed.notify_all()
 
-    def throttled(self, retry_after: float | None) -> None:
-        """The target said "too many requests": halve the limit, pause for ``retry_after``."""
+    def throttled(self, retry_after: float | None) -> float:
+        """The target said "too many requests": halve the limit, pause for ``retry_after`` (at
+        most ``max_pause_s``). Returns the seconds new calls now wait."""
         self.throttle_events += 1
         self._streak = 0
         self.limit = max(1, self.limit // 2)
-        if retry_after:
-            self._paused_until = max(self._paused_until, self._clock() + retry_after)
+        now = self._clock()
+        pause = min(retry_after, self.max_pause_s) if retry_after and retry_after > 0 else 0.0
+        if pause == pause:  # not NaN
+            self._paused_until = max(self._paused_until, now + pause)
+        return max(0.0, self._paused_until - now)
 
     def succeeded(self) -> None:
         self._streak += 1

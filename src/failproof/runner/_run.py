@@ -13,7 +13,7 @@ from pathlib import Path
 from failproof.config import Settings
 from failproof.core import Run, Suite, utc_now
 from failproof.report import Report, build_report
-from failproof.runner._calls import Caller
+from failproof.runner._calls import Caller, CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
@@ -144,6 +144,7 @@ def _go(
     run_id = job.run.id
     writer = _writer(job, store, resumed)
     scoring = _scoring(job, settings, target)
+    engine: Engine | None = None
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
@@ -157,10 +158,21 @@ def _go(
         store.finish_run(run_id, "failed")
         raise
     finally:
+        if engine is not None:
+            _record_calls(store, run_id, engine.caller.stats)
         scoring.close()
         job.progress.close()
         if writer is not None:
             writer.close()
+
+
+def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
+    """Add this stretch's calls, 429s and waits to the run's record (a resume adds to it)."""
+    before = store.get_run(run_id).config.get("calls") or {}
+    now = stats.as_dict()
+    total = {k: round(v + (before.get(k) or 0), 3) for k, v in now.items()}
+    total["longest_wait_s"] = max(now["longest_wait_s"], before.get("longest_wait_s") or 0)
+    store.update_run_config(run_id, {"calls": total})
 
 
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
@@ -210,10 +222,12 @@ def _engine(
             base_s=run.backoff_base_s,
             max_s=run.backoff_max_s,
             rng=random.Random(run.retry_seed),
+            max_wait_s=run.max_wait_s,
         ),
-        gate=AdaptiveGate(workers),
+        gate=AdaptiveGate(workers, max_pause_s=run.max_wait_s),
         rpm=RateLimiter(run.rpm) if run.rpm else None,
         tpm=RateLimiter(run.tpm) if run.tpm else None,
+        on_wait=job.progress.waiting,
     )
     cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
     sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]

@@ -143,6 +143,14 @@ class Store:
                 "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, when, run_id)
             )
 
+    def update_run_config(self, run_id: str, updates: Mapping[str, Any]) -> None:
+        """Set keys of the run's stored config (what the run saw: calls, throttling, waits)."""
+        config = {**self.get_run(run_id).config, **updates}
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET config_json = ? WHERE id = ?", (_dumps(config), run_id)
+            )
+
     def get_run(self, run_id: str) -> Run:
         row = self._db.execute(
             "SELECT id, target_json, suites_json, config_json, status, started_at, finished_at "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from failproof.guard import add_secret, redact
-from failproof.targets._base import CallError
+from failproof.targets._base import CallError, capped_wait
 
 if TYPE_CHECKING:
     import aiohttp
@@ -66,20 +66,21 @@ def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
 
 
 def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date; None if unusable."""
+    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date, capped at
+    `MAX_RETRY_AFTER_S`; None if unusable."""
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        return capped_wait(float(value))
     except ValueError:
         pass
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    return capped_wait((when - datetime.now(UTC)).total_seconds())
 
 
 def _error_detail(body: bytes) -> str:
