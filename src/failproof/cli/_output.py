@@ -8,12 +8,19 @@ from pathlib import Path
 from rich.console import Console
 
 from failproof.config import Settings
+from failproof.guard import for_console
 from failproof.report import Report, parse_formats, renderers, write_reports
 
-__all__ = ["emit_reports", "stderr", "stdout"]
+__all__ = ["emit_reports", "say", "stderr", "stdout"]
 
 stdout = Console()
 stderr = Console(stderr=True)
+
+
+def say(text: str) -> None:
+    """A message on stderr that may quote text from outside (a server's error, a file name):
+    its markup is not interpreted and its control characters are shown, not sent."""
+    stderr.print(for_console(text), highlight=False, soft_wrap=True)
 
 
 def _default_formats(settings: Settings) -> list[str]:
@@ -35,5 +42,5 @@ def emit_reports(
     else:
         written = write_reports(report, chosen, output)
     for path in written:
-        stderr.print(f"wrote {path}", highlight=False)
+        say(f"wrote {path}")
     return written

@@ -16,10 +16,10 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
-from failproof.cli._output import emit_reports, stderr
+from failproof.cli._output import emit_reports, say, stderr
 from failproof.config import Settings
 from failproof.errors import ConfigError
-from failproof.report import exit_code, parse_formats, renderers
+from failproof.report import build_report, exit_code, parse_formats, renderers
 from failproof.runner import (
     ProgressMode,
     RunAborted,
@@ -90,14 +90,16 @@ def execute(
                     progress=progress,
                 )
         except RunInterrupted as stop:
-            stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
+            say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(130) from None
         except RunAborted as abort:
-            stderr.print(f"failproof: error: {abort}", highlight=False, soft_wrap=True)
-            stderr.print(f"failproof: resume with: {_resume_hint(run_id, config)}")
+            say(f"failproof: error: {abort}")
+            report = build_report(store.get_run(run_id), store.results(run_id), settings)
+            emit_reports(report, formats, output, settings)
+            say(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
     emit_reports(outcome.report, formats, output, settings)
-    stderr.print(f"wrote {path}", highlight=False)
+    say(f"wrote {path}")
     return outcome
 
 

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from failproof.cli._app import VerboseOpt, app
-from failproof.cli._output import stderr
+from failproof.cli._output import say, stderr
 from failproof.config import load_settings
 from failproof.safe import (
     SafeReport,
@@ -124,7 +124,7 @@ def score(
     settings = load_safe_config(flags, config_file=config)
     report = score_concern(concern, batch, settings, keep_going=keep_going)
     for skipped in report.skipped:
-        stderr.print(f"skipped: {skipped.describe()}", style="yellow", highlight=False)
+        say(f"skipped: {skipped.describe()}")
     written = write_outputs(
         report,
         settings.report_formats,
@@ -134,7 +134,7 @@ def score(
         verbose=verbose,
     )
     for path in written:
-        stderr.print(f"wrote {path}", highlight=False)
+        say(f"wrote {path}")
     _integrate(report, emit or [])
     raise typer.Exit(int(safe_exit_code(report, fail_under)))
 

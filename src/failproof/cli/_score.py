@@ -16,7 +16,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
-from failproof.cli._output import emit_reports, stderr
+from failproof.cli._output import emit_reports, say
 from failproof.report import exit_code
 from failproof.runner import score_responses
 
@@ -53,8 +53,6 @@ def score(
     outcome = score_responses(responses, suite, settings=settings)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
-        stderr.print(
-            f"warning: response for {where}case {case_id!r} matches no case", style="yellow"
-        )
+        say(f"warning: response for {where}case {case_id!r} matches no case")
     emit_reports(outcome.report, format, output, settings)
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))
