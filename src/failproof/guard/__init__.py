@@ -7,9 +7,11 @@
 * `for_console`: text from outside made safe for the terminal (rich markup escaped, control
   and escape sequences shown as ``\\xNN``).
 * `atomic_write_text`: a file replaced in one step, never left half written.
+* `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
 """
 
 from failproof.guard._files import atomic_write_text
+from failproof.guard._schema import linear_validator, regex_problems
 from failproof.guard._secrets import (
     REDACTED,
     RedactingStream,
@@ -30,8 +32,10 @@ __all__ = [
     "clean_text",
     "for_console",
     "forget_secrets",
+    "linear_validator",
     "redact",
     "redact_data",
     "redacting_std_streams",
+    "regex_problems",
     "strip_controls",
 ]

@@ -18,9 +18,9 @@ from typing import Any
 from jsonschema import SchemaError, ValidationError
 from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from failproof.errors import InputError
+from failproof.guard import linear_validator
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 
@@ -132,10 +132,8 @@ def _loads(text: str) -> JsonCheck:
 
 @lru_cache(maxsize=256)
 def _validator(schema_text: str) -> Validator:
-    schema = json.loads(schema_text)
-    cls = validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
+    validator: Validator = linear_validator(json.loads(schema_text))
+    return validator
 
 
 def schema_problem(value: Any, schema: dict[str, Any], *, case_id: str) -> str | None:
@@ -149,6 +147,11 @@ def schema_problem(value: Any, schema: dict[str, Any], *, case_id: str) -> str |
         raise InputError(
             f"case {case_id!r}: json_schema is not a valid JSON Schema: {shorten(exc.message)}",
             hint="fix the case's expect.json_schema",
+        ) from None
+    except ValueError as exc:
+        raise InputError(
+            f"case {case_id!r}: json_schema: {shorten(str(exc))}",
+            hint="rewrite the pattern without backreferences or lookaround",
         ) from None
     try:
         errors: list[ValidationError] = list(islice(validator.iter_errors(value), 100))

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
+from failproof.guard import regex_problems
 
 __all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
 
@@ -319,6 +320,14 @@ def _check_json_schema(case: Case, path: str, line: int | None) -> None:
             line=line,
             case_id=case.id,
         ) from None
+    for problem in regex_problems(schema):
+        raise SuiteError(
+            f"expect.json_schema: {problem}",
+            path=path,
+            line=line,
+            case_id=case.id,
+            hint="schema patterns run on RE2 so that no answer can freeze a run",
+        )
 
 
 def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:
