@@ -28,6 +28,13 @@ SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
 _CASE_KEYS = tuple(Case.model_fields)
 _NAME = re.compile(r"^[a-z0-9_]+$")
+#: libyaml's composer when PyYAML was built with it (about 10x faster), else the Python one
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Most nodes that aliases may add beyond those written: a suite reuses a few small mappings; an
+#: alias bomb (each level repeating the last) passes millions within a few hundred bytes.
+MAX_ALIAS_EXPANSION = 100_000
+#: Most nodes a suite may expand to in all (about twenty times the largest built-in suite).
+MAX_YAML_NODES = 2_000_000
 
 
 class _SuiteHeader(BaseModel):
@@ -107,11 +114,13 @@ class _YamlLines:
 
 
 def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
+    """Compose once (libyaml when installed), check the tree, then build the data from it."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        _reject_duplicate_keys(root, path)
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=_Loader)
+        _check_tree(root, path)
+        data = yaml.constructor.SafeConstructor().construct_document(root) if root else None
     except yaml.MarkedYAMLError as exc:
+        exc = _python_loader_error(text, exc)
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
@@ -128,23 +137,72 @@ def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
     return data, _YamlLines(root)
 
 
-def _reject_duplicate_keys(node: yaml.Node | None, path: str) -> None:
+def _python_loader_error(text: str, exc: yaml.MarkedYAMLError) -> yaml.MarkedYAMLError:
+    """The pure-Python loader's account of a syntax error: it says what it expected and where."""
+    if _Loader is yaml.SafeLoader:
+        return exc
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as python_exc:
+        return python_exc
+    return exc
+
+
+def _check_tree(root: yaml.Node | None, path: str) -> None:
+    """Refuse duplicate keys, and aliases that expand past `MAX_ALIAS_EXPANSION` nodes."""
+    sizes: dict[int, int] = {}
+    expanded = _expanded_size(root, sizes, path) if root is not None else 0
+    if expanded - len(sizes) > MAX_ALIAS_EXPANSION:
+        raise SuiteError(
+            f"YAML aliases expand to {expanded:,} nodes from {len(sizes):,} written "
+            f"(more than {MAX_ALIAS_EXPANSION:,} repeated); refusing an alias bomb",
+            path=path,
+            hint="write the repeated parts out, or use 'defaults:' for what cases share",
+        )
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int], path: str) -> int:
+    """Nodes in the tree under ``node`` with every alias expanded; each node is visited once."""
+    key = id(node)
+    if key in sizes:
+        if sizes[key] < 0:
+            raise SuiteError("a YAML alias refers to itself", path=path, line=_line(node))
+        return sizes[key]
+    sizes[key] = -1
+    total = 1
     if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            name = str(key.value)
-            if name in seen:
-                raise SuiteError(
-                    f"duplicate key {name!r} in one mapping",
-                    path=path,
-                    line=key.start_mark.line + 1,
-                    hint="each key may appear once; the second would silently replace the first",
-                )
-            seen.add(name)
-            _reject_duplicate_keys(value, path)
+        _reject_duplicate_keys(node, path)
+        for k, v in node.value:
+            total += _expanded_size(k, sizes, path) + _expanded_size(v, sizes, path)
     elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _reject_duplicate_keys(item, path)
+        total += sum(_expanded_size(item, sizes, path) for item in node.value)
+    sizes[key] = total
+    if total > MAX_YAML_NODES:
+        raise SuiteError(
+            f"the YAML expands to more than {MAX_YAML_NODES:,} nodes (aliases repeated too often)",
+            path=path,
+            line=_line(node),
+            hint="write the repeated parts out, or use 'defaults:' for what cases share",
+        )
+    return total
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _reject_duplicate_keys(node: yaml.MappingNode, path: str) -> None:
+    seen: set[str] = set()
+    for key, _ in node.value:
+        name = str(key.value)
+        if name in seen:
+            raise SuiteError(
+                f"duplicate key {name!r} in one mapping",
+                path=path,
+                line=_line(key),
+                hint="each key may appear once; the second would silently replace the first",
+            )
+        seen.add(name)
 
 
 # -- JSON / JSONL ----------------------------------------------------------------------------
