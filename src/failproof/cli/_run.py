@@ -16,7 +16,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
-from failproof.cli._output import emit_reports, say, stderr
+from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.config import Settings
 from failproof.errors import ConfigError
 from failproof.report import build_report, exit_code, parse_formats, renderers
@@ -50,7 +50,7 @@ def responses_path(
 ) -> Path:
     """Where the run's responses JSONL goes: beside the reports."""
     if output is None:
-        return Path(settings.report.output_dir) / run_id / "responses.jsonl"
+        return run_folder(settings, run_id) / "responses.jsonl"
     if len(_chosen(formats, settings)) == 1:  # --output is a file
         return output.with_name(f"{output.stem}.responses.jsonl")
     return output / "responses.jsonl"

@@ -15,6 +15,7 @@ from failproof.core._result import (
     Primary,
     Reason,
     Run,
+    is_run_id,
     utc_now,
 )
 from failproof.core._suite import Suite
@@ -36,6 +37,7 @@ __all__ = [
     "SafeExpectations",
     "Severity",
     "Suite",
+    "is_run_id",
     "parse_json_output",
     "utc_now",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from failproof.guard import clean_data, clean_text
+from failproof.guard import clean_data, clean_text, loads_json
 
 __all__ = ["MAX_OUTPUT_CHARS", "MAX_TOKENS", "Repairs", "Response", "parse_json_output"]
 
@@ -34,7 +34,7 @@ def parse_json_output(text: str) -> tuple[bool, Any]:
     if not stripped or stripped[0] not in '{["-0123456789tfn':
         return False, None
     try:
-        return True, json.loads(stripped)
+        return True, loads_json(stripped)
     except (ValueError, RecursionError):
         return False, None
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from failproof.core._case import Message
 from failproof.core._response import Repairs
@@ -17,6 +18,7 @@ __all__ = [
     "Primary",
     "Reason",
     "Run",
+    "is_run_id",
     "utc_now",
 ]
 
@@ -29,6 +31,9 @@ PRIMARY_CLASSES: tuple[Primary, ...] = (
     "policy_violation",
     "error",
 )
+
+
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 
 def utc_now() -> datetime:
@@ -100,15 +105,30 @@ class CaseResult(BaseModel):
         return "error" if self.error is not None else "unscored"
 
 
+def is_run_id(value: str) -> bool:
+    """Whether ``value`` can name a run: letters, digits, ``-``, ``_`` and ``.``, at most 128,
+    not starting with ``.`` and never ``..``: safe as one folder name, never a path."""
+    return bool(_RUN_ID.fullmatch(value)) and ".." not in value
+
+
 class Run(BaseModel):
     """One execution of some suites against one target."""
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: str = Field(description="The run id; also the name of the run's report folder.")
     target: dict[str, Any] = Field(description="The target's identity; never holds secrets.")
     suites: list[str] = Field(default_factory=list)
     started_at: datetime = Field(default_factory=utc_now)
     finished_at: datetime | None = None
     status: Literal["running", "finished", "interrupted", "failed"] = "running"
     config: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not is_run_id(value):
+            raise ValueError(
+                f"{value[:80]!r} is not a run id (letters, digits, '-', '_', '.'; no path)"
+            )
+        return value

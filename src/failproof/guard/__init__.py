@@ -11,6 +11,7 @@
 """
 
 from failproof.guard._files import atomic_write_text
+from failproof.guard._json import loads_json
 from failproof.guard._schema import linear_validator, regex_problems
 from failproof.guard._secrets import (
     REDACTED,
@@ -33,6 +34,7 @@ __all__ = [
     "for_console",
     "forget_secrets",
     "linear_validator",
+    "loads_json",
     "redact",
     "redact_data",
     "redacting_std_streams",

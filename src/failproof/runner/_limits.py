@@ -19,27 +19,36 @@ class RateLimiter:
 
     Each `acquire` books ``amount`` units on a virtual schedule and sleeps until its slot.
     `charge` books units after the fact (the tokens a response really used beyond the estimate),
-    which delays later callers.
+    which delays later callers. Neither books more than one minute's budget at once, so a count
+    from outside (a server reporting a billion tokens) slows the run, never stalls it.
+    ``on_wait`` hears of every sleep longer than a second.
     """
 
     def __init__(
         self, per_minute: float, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
     ) -> None:
+        self.per_minute = per_minute
         self.interval = 60.0 / per_minute
+        self.on_wait: Callable[[float], None] | None = None
         self._clock = clock
         self._sleep = sleep
         self._next = clock()
 
+    def _units(self, amount: float) -> float:
+        return min(max(0.0, amount), self.per_minute) if amount == amount else 0.0
+
     async def acquire(self, amount: float = 1.0) -> None:
         now = self._clock()
         start = max(now, self._next)
-        self._next = start + amount * self.interval
+        self._next = start + self._units(amount) * self.interval
         if start > now:
+            if self.on_wait is not None and start - now > 1.0:
+                self.on_wait(start - now)
             await self._sleep(start - now)
 
     def charge(self, amount: float) -> None:
         if amount > 0:
-            self._next = max(self._next, self._clock()) + amount * self.interval
+            self._next = max(self._next, self._clock()) + self._units(amount) * self.interval
 
 
 class AdaptiveGate:

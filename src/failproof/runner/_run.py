@@ -225,8 +225,8 @@ def _engine(
             max_wait_s=run.max_wait_s,
         ),
         gate=AdaptiveGate(workers, max_pause_s=run.max_wait_s),
-        rpm=RateLimiter(run.rpm) if run.rpm else None,
-        tpm=RateLimiter(run.tpm) if run.tpm else None,
+        rpm=_limiter(run.rpm, "the request budget (--rpm)", job.progress),
+        tpm=_limiter(run.tpm, "the token budget (--tpm)", job.progress),
         on_wait=job.progress.waiting,
     )
     cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
@@ -241,6 +241,14 @@ def _engine(
         max_consecutive_failures=run.max_consecutive_failures,
         sinks=list(sinks),
     )
+
+
+def _limiter(per_minute: float | None, budget: str, progress: RunProgress) -> RateLimiter | None:
+    if not per_minute:
+        return None
+    limiter = RateLimiter(per_minute)
+    limiter.on_wait = lambda seconds: progress.waiting(seconds, f"pacing calls to {budget}")
+    return limiter
 
 
 @contextmanager

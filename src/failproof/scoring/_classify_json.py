@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
 from itertools import islice
 from typing import Any
@@ -20,13 +19,12 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from failproof.errors import InputError
-from failproof.guard import linear_validator
+from failproof.guard import linear_validator, loads_json
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 
 _FENCE = "```"
 _MAX_EVIDENCE = 300
-_MAX_INT_DIGITS = 4000  # below Python's default limit on int-from-string conversion (4300)
 
 
 def shorten(text: str, limit: int = _MAX_EVIDENCE) -> str:
@@ -72,11 +70,6 @@ def _reject_constant(token: str) -> Any:
     raise _NonFiniteError(token)
 
 
-def _integer(digits: str) -> int | Decimal:
-    """A JSON integer; one too long for Python's int conversion is kept as a `Decimal`."""
-    return int(digits) if len(digits) < _MAX_INT_DIGITS else Decimal(digits)
-
-
 def _unfence(text: str) -> str | None:
     """The body of a single Markdown code fence spanning the whole text, or None."""
     if not (text.startswith(_FENCE) and text.endswith(_FENCE) and len(text) > 2 * len(_FENCE)):
@@ -109,12 +102,7 @@ def parse_strict_json(text: str, *, accept_fenced: bool) -> JsonCheck:
 
 def _loads(text: str) -> JsonCheck:
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_unique_keys,
-            parse_constant=_reject_constant,
-            parse_int=_integer,
-        )
+        value = loads_json(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
     except _DuplicateKeyError as exc:
         key = shorten(exc.key, 80)
         return JsonCheck(ok=False, rule="duplicate_key", problem=f"key {key!r} appears twice")

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from failproof.core import Case, Response
 from failproof.errors import TargetError
+from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
     connection_error,
@@ -209,7 +210,7 @@ class HttpTarget(Target):
         if not self.steps:
             return Response.from_output(text, latency_ms=latency_ms)
         try:
-            value = pick(json.loads(text), self.steps)
+            value = pick(loads_json(text), self.steps)
         except (ValueError, RecursionError):
             return Response.failure(
                 f"the answer is not valid JSON: {text[:200]!r}", latency_ms=latency_ms

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from failproof.core import Case, Response
 from failproof.errors import TargetError
+from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
     connection_error,
@@ -105,7 +106,7 @@ def _first_choice(data: Any, latency_ms: float) -> dict[str, Any] | Response:
 def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> Response:
     """A chat-completions body as a `Response`; a malformed body gives an error response."""
     try:
-        data = json.loads(body)
+        data = loads_json(body)
     except (ValueError, RecursionError):
         head = redact(body[:200].decode("utf-8", errors="replace"))
         return _failure(f"the server's answer is not valid JSON: {head!r}", latency_ms)

@@ -1,0 +1,22 @@
+"""JSON from outside parsed without the parser's own limits turning a good answer into a crash."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["MAX_INT_DIGITS", "big_int", "loads_json"]
+
+#: Integers with more digits stay `Decimal`: Python refuses int() past 4,300 digits by default.
+MAX_INT_DIGITS = 4000
+
+
+def big_int(digits: str) -> int | Decimal:
+    """A JSON integer; one too long for Python's int conversion is kept as a `Decimal`."""
+    return int(digits) if len(digits) < MAX_INT_DIGITS else Decimal(digits)
+
+
+def loads_json(text: str | bytes, **options: Any) -> Any:
+    """`json.loads` that takes integers of any length; raises ValueError or RecursionError."""
+    return json.loads(text, parse_int=big_int, **options)
