@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -119,9 +120,9 @@ def _request(
     )
 
 
-def _stored_patterns(settings: Settings, run_id: str) -> list[str]:
+def _stored_config(settings: Settings, run_id: str) -> dict[str, object]:
     with Store(settings.db_path) as store:
-        return list(store.get_run(run_id).config.get("patterns") or [])
+        return store.get_run(run_id).config
 
 
 @app.command()
@@ -225,8 +226,11 @@ def run(
     }
     settings = settings_from(config, **flags)
     if resume:
-        if not patterns and (stored := _stored_patterns(settings, resume)):
-            settings = settings_from(config, **{**flags, "probe__patterns": stored})
+        stored = _stored_config(settings, resume)
+        if not patterns and (kept := stored.get("patterns")):
+            settings = settings_from(config, **{**flags, "probe__patterns": kept})
+        output = output or (Path(str(stored["output"])) if stored.get("output") else None)
+        format = format or (str(stored["formats"]) if stored.get("formats") else None)
         request: RunRequest | str = resume
     else:
         options = target_options(
@@ -238,6 +242,7 @@ def run(
             json_path=json_path,
         )
         request = _request(suites or [], target, settings.run.repeat, options)
+        request = replace(request, output=str(output.resolve()) if output else None, formats=format)
     outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
     if verbose:
         stats = outcome.stats

@@ -8,7 +8,14 @@ from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._options import parse_headers, parse_params, target_options, templatize_env
-from failproof.runner._plan import RunRequest, WorkItem, cache_key, plan_work, suite_source
+from failproof.runner._plan import (
+    RunRequest,
+    WorkItem,
+    cache_key,
+    plan_work,
+    suite_fingerprint,
+    suite_source,
+)
 from failproof.runner._progress import ProgressMode, make_progress
 from failproof.runner._responses import ResponsesWriter, recorded_line
 from failproof.runner._retry import RetryPolicy
@@ -52,6 +59,7 @@ __all__ = [
     "resume_run",
     "score_responses",
     "start_run",
+    "suite_fingerprint",
     "suite_source",
     "target_options",
     "templatize_env",

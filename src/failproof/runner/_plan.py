@@ -12,7 +12,14 @@ from typing import Any
 from failproof.core import Case, Suite
 from failproof.suites import load_suites
 
-__all__ = ["RunRequest", "WorkItem", "cache_key", "plan_work", "suite_source"]
+__all__ = [
+    "RunRequest",
+    "WorkItem",
+    "cache_key",
+    "plan_work",
+    "suite_fingerprint",
+    "suite_source",
+]
 
 
 @dataclass(frozen=True)
@@ -21,6 +28,8 @@ class RunRequest:
 
     ``target_options`` must never hold a secret: targets read keys from the environment.
     ``only`` restricts the run to these (suite, case id) pairs (the demo's selection).
+    ``output`` and ``formats`` are where the command line wrote the reports (``-o``, ``-f``),
+    kept so that ``--resume`` writes them to the same place.
     """
 
     suites: tuple[str, ...]
@@ -28,6 +37,8 @@ class RunRequest:
     target_options: Mapping[str, Any] = field(default_factory=dict)
     repeat: int = 1
     only: tuple[tuple[str, str], ...] | None = None
+    output: str | None = None
+    formats: str | None = None
 
     def to_config(self) -> dict[str, Any]:
         return {
@@ -36,6 +47,8 @@ class RunRequest:
             "target_options": dict(self.target_options),
             "repeat": self.repeat,
             "only": [list(key) for key in self.only] if self.only is not None else None,
+            "output": self.output,
+            "formats": self.formats,
         }
 
     @classmethod
@@ -47,6 +60,8 @@ class RunRequest:
             target_options=dict(config.get("target_options") or {}),
             repeat=int(config.get("repeat") or 1),
             only=tuple((str(s), str(c)) for s, c in only) if only is not None else None,
+            output=_text_or_none(config.get("output")),
+            formats=_text_or_none(config.get("formats")),
         )
 
     def load(self) -> list[Suite]:
@@ -57,6 +72,17 @@ class RunRequest:
         keep = set(self.only)
         narrowed = [s.model_copy(update={"cases": _keep(s.cases, keep)}) for s in loaded]
         return [s for s in narrowed if s.cases]
+
+
+def _text_or_none(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+def suite_fingerprint(suites: Sequence[Suite]) -> str:
+    """A hash of everything the suites ask and expect: it changes when any case does."""
+    content = [s.model_dump(mode="json", exclude={"source"}) for s in suites]
+    blob = json.dumps(content, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 def _keep(cases: Sequence[Case], keep: Collection[tuple[str, str]]) -> tuple[Case, ...]:

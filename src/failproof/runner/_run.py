@@ -12,12 +12,13 @@ from pathlib import Path
 
 from failproof.config import Settings
 from failproof.core import Run, Suite, utc_now
+from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import Caller, CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
-from failproof.runner._plan import RunRequest, WorkItem, plan_work
+from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
@@ -87,6 +88,7 @@ def start_run(
         config={
             **request.to_config(),
             "suite_weights": {s.name: s.weight for s in suites},
+            "suite_hash": suite_fingerprint(suites),
             "scorers": [s.spec() for s in scorers],
             "patterns": list(settings.probe.patterns),
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
@@ -110,12 +112,32 @@ def resume_run(
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
     suites = request.load()
+    _check_unchanged(run, suites)
     scorers = build_scorers(settings)
     job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
     return _execute(job, settings, store, resumed=True)
 
 
+def _check_unchanged(run: Run, suites: Sequence[Suite]) -> None:
+    """Refuse to resume a run whose suites changed: its results would mix two sets of rules."""
+    stored = run.config.get("suite_hash")
+    if stored is None or stored == suite_fingerprint(suites):
+        return
+    sources = " ".join(str(s) for s in run.config.get("suite_sources") or [])
+    raise ConfigError(
+        f"the suites of run {run.id} changed since it started ({sources}); resuming would mix "
+        "results graded under the old and the new expectations",
+        hint=f"start a new run: failproof run {sources} --target {run.config.get('target_spec')}"
+        " (or restore the suite files as they were)",
+    )
+
+
 def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
+    with store.lock_run(job.run.id):
+        return _execute_locked(job, settings, store, resumed=resumed)
+
+
+def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
     run = job.run.model_copy(update={"target": target.identity()})
     if resumed:

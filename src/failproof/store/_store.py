@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +18,19 @@ from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
 
 __all__ = ["RunSummary", "Store"]
+
+
+def _try_lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting; False when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform: run unguarded
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _dumps(value: Any) -> str:
@@ -248,6 +261,22 @@ class Store:
         with closing(cursor):
             for (blob,) in cursor:
                 yield _load_result(blob)
+
+    @contextmanager
+    def lock_run(self, run_id: str) -> Iterator[None]:
+        """Hold the run for this process: a second process running or resuming it is refused.
+
+        An OS file lock beside the store (``locks/<run_id>.lock``): the operating system drops
+        it when the process ends, however it ends, so a killed run can always be resumed.
+        """
+        self.path.parent.joinpath("locks").mkdir(parents=True, exist_ok=True)
+        with self.path.parent.joinpath("locks", f"{run_id}.lock").open("a") as handle:
+            if not _try_lock(handle.fileno()):
+                raise StoreError(
+                    f"run {run_id} is being run by another failproof process right now",
+                    hint="wait for it to finish (or stop it), then resume",
+                )
+            yield
 
     def reopen_run(self, run_id: str) -> None:
         """Mark a stopped run as running again (``--resume``)."""
