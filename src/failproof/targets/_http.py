@@ -27,7 +27,9 @@ from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
+    check_url,
     connection_error,
+    fetch,
     is_connection_error,
     make_session,
     status_error,
@@ -188,12 +190,10 @@ class HttpTarget(Target):
         if self._session is None:
             self._session = make_session(self.concurrency, self.timeout_s)
         try:
-            async with self._session.request(self.method, url, data=data, headers=headers) as ans:
-                raw = await ans.read()
-                if ans.status >= 300:
-                    retry_after = ans.headers.get("Retry-After")
-                    raise status_error(ans.status, ans.reason or "", raw, retry_after, self._redact)
-                return raw
+            ans = await fetch(self._session, self.method, url, data=data, headers=headers)
+            if ans.status >= 300:
+                raise status_error(ans.status, ans.reason, ans.body, ans.retry_after, self._redact)
+            return ans.body
         except TimeoutError:
             raise CallError(
                 f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
@@ -261,7 +261,7 @@ def _make_http(argument: str, options: Mapping[str, Any]) -> Target:
             f"http needs a URL, got {argument!r}", hint="--target http:https://host/path"
         )
     return HttpTarget(
-        argument,
+        check_url(argument, "the http target's URL"),
         body=_body_option(options.get("body")),
         json_path=options.get("json_path"),
         headers=options.get("headers") or {},

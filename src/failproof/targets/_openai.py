@@ -25,7 +25,9 @@ from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
+    check_url,
     connection_error,
+    fetch,
     is_connection_error,
     make_session,
     status_error,
@@ -83,7 +85,7 @@ def openai_connection(options: Mapping[str, Any]) -> OpenAIConnection:
             f"no API key: the environment variable {env_name} is not set",
             hint=f"export {env_name}=... (or point --base-url at a server that needs no key)",
         )
-    return OpenAIConnection(base_url, key, env_name)
+    return OpenAIConnection(check_url(base_url, "--base-url"), key, env_name)
 
 
 def _failure(text: str, latency_ms: float) -> Response:
@@ -179,15 +181,13 @@ class OpenAITarget(Target):
     async def _post(self, payload: bytes) -> tuple[bytes, CallError | None]:
         session = self._session or self._open()
         try:
-            async with session.post(self.url, data=payload, headers=self._headers) as answer:
-                raw = await answer.read()
-                if answer.status >= 300:
-                    retry_after = answer.headers.get("Retry-After")
-                    error = status_error(
-                        answer.status, answer.reason or "", raw, retry_after, self._redact
-                    )
-                    return raw, error
-                return raw, None
+            ans = await fetch(session, "POST", self.url, data=payload, headers=self._headers)
+            if ans.status >= 300:
+                error = status_error(
+                    ans.status, ans.reason, ans.body, ans.retry_after, self._redact
+                )
+                return ans.body, error
+            return ans.body, None
         except TimeoutError:
             raise CallError(
                 f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
