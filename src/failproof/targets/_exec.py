@@ -3,7 +3,11 @@
 The command is split like a shell would (no shell runs it). It gets one JSON object on stdin:
 the case's fields plus ``messages`` (a list of ``{"role", "content"}``); what it prints on
 stdout is the output (one trailing newline dropped). A non-zero exit status is an error that
-quotes the end of stderr; a command that outlives the timeout is killed.
+quotes the end of stderr.
+
+The command runs in a process group of its own. Its output is what it printed until it exited:
+anything it left running in the background is killed then (so the pipe closes and no orphan
+stays), and on a timeout the whole group is killed.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shlex
+import signal
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -60,6 +66,7 @@ class ExecTarget(Target):
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
             )
         except OSError as exc:
             raise CallError(f"cannot start {self.argv[0]!r}: {exc.strerror}") from None
@@ -79,7 +86,7 @@ class ExecTarget(Target):
     ) -> tuple[bytes, bytes]:
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await process.communicate(payload)
+                return await _talk(process, payload)
         except TimeoutError:
             raise CallError(
                 f"the command did not finish within {self.timeout_s:g} s (killed)",
@@ -87,10 +94,40 @@ class ExecTarget(Target):
                 status="timeout",
             ) from None
         finally:
+            _kill_group(process.pid)
             if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
                 await process.wait()
+
+
+async def _talk(process: asyncio.subprocess.Process, payload: bytes) -> tuple[bytes, bytes]:
+    """Send the payload, wait for the command to exit, end what it left behind, read to EOF."""
+    assert process.stdout is not None and process.stderr is not None
+    feeding = asyncio.create_task(_feed(process, payload))
+    out = asyncio.create_task(process.stdout.read())
+    err = asyncio.create_task(process.stderr.read())
+    try:
+        await process.wait()
+        _kill_group(process.pid)  # background children hold the pipes open: end them
+        stdout, stderr = await asyncio.gather(out, err)
+        await feeding
+    finally:
+        for task in (feeding, out, err):
+            task.cancel()
+    return stdout, stderr
+
+
+async def _feed(process: asyncio.subprocess.Process, payload: bytes) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        process.stdin.write(payload)
+        await process.stdin.drain()
+        process.stdin.close()
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL every process left in the command's group (it is gone already: nothing)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 @targets.register("exec")
