@@ -33,7 +33,7 @@ def run_folder(settings: Settings, run_id: str) -> Path:
 
 
 def _default_formats(settings: Settings) -> list[str]:
-    return [f for f in settings.report.formats if f in renderers]
+    return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
 def emit_reports(

@@ -20,7 +20,7 @@ from failproof.cli._app import (
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.config import Settings
 from failproof.errors import ConfigError
-from failproof.report import build_report, exit_code, parse_formats, renderers
+from failproof.report import build_report, exit_code, parse_formats
 from failproof.runner import (
     ProgressMode,
     RunAborted,
@@ -43,7 +43,7 @@ RunFlags = dict[str, object]
 def _chosen(formats: str | None, settings: Settings) -> list[str]:
     if formats:
         return parse_formats(formats)
-    return [f for f in settings.report.formats if f in renderers]
+    return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
 def responses_path(

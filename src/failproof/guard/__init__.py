@@ -11,7 +11,7 @@
 """
 
 from failproof.guard._files import atomic_write_text
-from failproof.guard._json import loads_json
+from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
 from failproof.guard._schema import linear_validator, regex_problems
 from failproof.guard._secrets import (
     REDACTED,
@@ -26,6 +26,7 @@ from failproof.guard._text import clean_data, clean_text, for_console, strip_con
 
 __all__ = [
     "REDACTED",
+    "DuplicateKeyError",
     "RedactingStream",
     "add_secret",
     "atomic_write_text",
@@ -40,4 +41,5 @@ __all__ = [
     "redacting_std_streams",
     "regex_problems",
     "strip_controls",
+    "unique_object",
 ]

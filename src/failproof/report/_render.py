@@ -33,6 +33,11 @@ def parse_formats(value: str | Sequence[str]) -> list[str]:
     """``"json"``, ``"json,html"`` or ``"all"`` -> known format names, in the order given."""
     items = value.split(",") if isinstance(value, str) else list(value)
     names = [item.strip().lower() for item in items if item.strip()]
+    if not names:
+        raise ConfigError(
+            f"no report format in {value!r}",
+            hint="choose from " + ", ".join([*renderers.names(), "all"]),
+        )
     if "all" in names:
         return renderers.names()
     names = ["markdown" if n == "md" else n for n in names]

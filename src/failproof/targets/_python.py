@@ -55,6 +55,11 @@ def load_callable(reference: str) -> Callable[..., Any]:
         obj: Any = _load_module(module_name)
     except ImportError as exc:
         raise TargetError(f"cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # the module's own code failed while it loaded
+        raise TargetError(
+            f"loading {module_name!r} raised {type(exc).__name__}: {exc}",
+            hint=f"run 'python -c \"import {Path(module_name).stem}\"' to see the traceback",
+        ) from None
     for part in attr.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
