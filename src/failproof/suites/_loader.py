@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard import regex_problems
+from failproof.guard import clean_data, loads_json, regex_problems
 
 __all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
 
@@ -38,7 +38,7 @@ MAX_YAML_NODES = 2_000_000
 
 
 class _SuiteHeader(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     suite: str = Field(pattern=r"^[a-z0-9_]+$")
     description: str = ""
     weight: float = Field(default=1.0, ge=0)
@@ -119,6 +119,7 @@ def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
         root = yaml.compose(text, Loader=_Loader)
         _check_tree(root, path)
         data = yaml.constructor.SafeConstructor().construct_document(root) if root else None
+        data = clean_data(data)[0]
     except yaml.MarkedYAMLError as exc:
         exc = _python_loader_error(text, exc)
         mark = exc.problem_mark or exc.context_mark
@@ -132,6 +133,8 @@ def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
         ) from None
     except yaml.YAMLError as exc:
         raise SuiteError(f"YAML error: {exc}", path=path) from None
+    except (ValueError, OverflowError) as exc:  # a value YAML reads but Python cannot hold
+        raise SuiteError(f"YAML value not usable: {str(exc)[:200]}", path=path) from None
     if data is None:
         raise SuiteError("file is empty", path=path, hint="a suite needs 'suite:' and 'cases:'")
     return data, _YamlLines(root)
@@ -233,11 +236,13 @@ class _JsonLines:
 
 def _parse_json(text: str, path: str) -> Any:
     try:
-        return json.loads(text)
+        return clean_data(loads_json(text))[0]
     except json.JSONDecodeError as exc:
         raise SuiteError(f"JSON syntax error: {exc.msg}", path=path, line=exc.lineno) from None
     except RecursionError:
         raise SuiteError("JSON nested too deeply", path=path) from None
+    except ValueError as exc:
+        raise SuiteError(f"JSON not usable: {exc}", path=path) from None
 
 
 def _from_jsonl(text: str, path: str) -> Suite:
@@ -248,8 +253,8 @@ def _from_jsonl(text: str, path: str) -> Suite:
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError) as exc:
+            record = clean_data(loads_json(raw))[0]
+        except (ValueError, RecursionError) as exc:
             raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
         if not isinstance(record, dict):
             raise SuiteError("each line must be a JSON object (one case)", path=path, line=lineno)

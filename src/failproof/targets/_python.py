@@ -104,9 +104,12 @@ async def in_daemon_thread(fn: Callable[[Any], Any], arg: Any) -> Any:
             future.set_result(value)
 
     def work() -> None:
-        value, error = None, None
+        value: Any = None
+        error: BaseException | None = None
         try:
             value = fn(arg)
+        except (SystemExit, GeneratorExit) as exc:  # the callable's exit is its case's error
+            error = RuntimeError(f"{type(exc).__name__}({exc})")
         except BaseException as exc:  # handed to the awaiting task, which decides
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
@@ -144,7 +147,7 @@ class PythonTarget(Target):
                 value = await in_daemon_thread(self.fn, arg)
         except CallError:
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # never the run's exit: this case's error
             raise CallError(f"{self.reference} raised {type(exc).__name__}: {exc}") from None
         latency = round((asyncio.get_running_loop().time() - start) * 1000, 3)
         return to_response(value, latency)
