@@ -1,9 +1,11 @@
-"""The local target's speed on this machine: SmolLM2-135M (Q4_1 GGUF) through llama.cpp.
+"""The local target's speed on this machine: SmolLM2-135M (Q4_1 GGUF) through llama.cpp (xllamacpp).
 
-    python bench/local_model.py [--cases 6] [--max-tokens 160]
+    python bench/local_model.py [--cases 6] [--max-tokens 160] [--threads N]
 
-Prints the load time, then per case the prompt and completion tokens, seconds and completion
-tokens per second, and the totals. Needs the local extra.
+Prints the threads and load time, then per case the prompt and completion tokens, seconds and
+completion tokens per second, and the totals. Run it with --threads 1 and --threads 2 on a busy
+and an idle machine to see why the target picks its threads from the machine. Needs the local
+extra and the weights (README: Quick start).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import os
 import time
 
 from failproof.core import Case
-from failproof.targets import LocalTarget, default_model_path
+from failproof.targets import LocalTarget, default_model_path, default_threads
 
 PROMPTS = [
     ("You are a helpful assistant.", "Explain what a hash table is in three sentences."),
@@ -26,11 +28,12 @@ PROMPTS = [
 ]
 
 
-async def measure(cases: list[Case], max_tokens: int) -> None:
-    target = LocalTarget(default_model_path(), params={"max_tokens": max_tokens})
+async def measure(cases: list[Case], max_tokens: int, threads: int | None) -> None:
+    target = LocalTarget(default_model_path(), params={"max_tokens": max_tokens}, threads=threads)
     start = time.perf_counter()
     await asyncio.to_thread(target._load)
-    print(f"model {target.model_path.name}: loaded in {time.perf_counter() - start:.2f} s")
+    took = time.perf_counter() - start
+    print(f"model {target.model_path.name}: {target.threads} threads, loaded in {took:.2f} s")
     print(f"{'case':<6} {'prompt tok':>10} {'output tok':>10} {'seconds':>8} {'tok/s':>7}")
     tokens = seconds = 0.0
     async with target:
@@ -51,13 +54,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=len(PROMPTS))
     parser.add_argument("--max-tokens", type=int, default=160)
+    parser.add_argument("--threads", type=int, default=None, help="default: from the machine")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} CPUs, load average {load:.1f}: {default_threads()} threads by default")
     cases = [
         Case(id=f"p{i}", system=system, input=text)
         for i, (system, text) in enumerate(PROMPTS[: args.cases])
     ]
-    asyncio.run(measure(cases, args.max_tokens))
+    asyncio.run(measure(cases, args.max_tokens, args.threads))
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ def test_all_is_sorted_complete_and_importable(name: str) -> None:
 def test_importing_failproof_is_light_and_side_effect_free(tmp_path: object) -> None:
     code = (
         "import sys, os; before = set(os.listdir('.')); import failproof; "
-        "heavy = [m for m in ('sklearn', 'llama_cpp', 'torch', 'openai', 'playwright') "
+        "heavy = [m for m in ('sklearn', 'xllamacpp', 'torch', 'openai', 'playwright') "
         "if m in sys.modules]; "
         "assert not heavy, heavy; assert set(os.listdir('.')) == before"
     )

@@ -102,10 +102,10 @@ class StoreError(FailproofError):
 class MissingExtraError(FailproofError):
     """An optional dependency is missing; the message says which extra to install."""
 
-    def __init__(self, package: str, extra: str, purpose: str) -> None:
+    def __init__(self, package: str, extra: str, purpose: str, *, hint: str | None = None) -> None:
         super().__init__(
             f"{purpose} needs the package {package!r}, which is not installed",
-            hint=f"pip install 'failproof[{extra}]'",
+            hint=hint or f"pip install 'failproof[{extra}]'",
         )
         self.package = package
         self.extra = extra

@@ -144,6 +144,33 @@ def test_a_planted_key_appears_in_no_output(
     assert leaked == []
 
 
+def run_settings(workdir: Path, run_id: str) -> dict[str, object]:
+    with Store(workdir / "home/failproof.db") as store:
+        settings: dict[str, object] = store.get_run(run_id).config["run_settings"]
+    return settings
+
+
+@pytest.mark.local_model
+def test_demo_sizes_itself_for_a_cpu_model_and_shows_each_answer(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--limit", "2", "--format", "json"]) == 0
+    run_id = only_run(workdir)
+    settings = run_settings(workdir, run_id)
+    assert (settings["concurrency"], settings["retries"], settings["timeout_s"]) == (1, 0, 300.0)
+    err = capsys.readouterr().err
+    assert "failproof: [1/2]" in err and "failproof: [2/2]" in err
+    data = report(workdir, run_id)
+    assert data["summary"]["total_cases"] == 2  # type: ignore[index]
+    assert data["summary"]["counts"]["error"] == 0  # type: ignore[index]
+
+
+def test_demo_keeps_the_run_settings_of_a_remote_target(workdir: Path) -> None:
+    assert main(["demo", "--target", "mock:No.", "--limit", "1", "-q", "--timeout", "7"]) == 0
+    settings = run_settings(workdir, only_run(workdir))
+    assert (settings["concurrency"], settings["retries"], settings["timeout_s"]) == (8, 3, 7.0)
+
+
 def test_demo_runs_a_mix_of_built_in_cases_and_exits_0(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

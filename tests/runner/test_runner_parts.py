@@ -24,7 +24,7 @@ from failproof.runner import (
     target_options,
     templatize_env,
 )
-from failproof.runner._progress import PlainProgress
+from failproof.runner._progress import CaseProgress, PlainProgress
 from failproof.targets import CallError, load_responses
 
 
@@ -225,3 +225,16 @@ def test_plain_progress_prints_counts_rate_and_eta() -> None:
     assert lines[0] == "failproof: resuming: 1 of 4 already done"
     assert lines[1].startswith("failproof: 3/4 (75%)")
     assert "ETA" in lines[1] and "pass 1" in lines[1] and "fail 1" in lines[1]
+
+
+def test_case_progress_prints_one_line_per_answer_with_ids_escaped() -> None:
+    stream = io.StringIO()
+    progress = CaseProgress(stream)
+    progress.start(total=2, done=0)
+    progress(result("a", True, 0))
+    progress(result("b\x1b[2Jc", False, 0))
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "failproof: 2 cases to answer; the first waits for the model to load"
+    assert lines[1].startswith("failproof: [1/2]") and lines[1].endswith("pass             s/a")
+    assert lines[2].startswith("failproof: [2/2]") and lines[2].endswith("s/b\\x1b[2Jc")
+    assert "\x1b" not in stream.getvalue()

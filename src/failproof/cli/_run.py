@@ -70,11 +70,12 @@ def execute(
     output: Path | None,
     config: Path | None,
     quiet: bool,
+    shown: ProgressMode = "auto",
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
     run_id = request if isinstance(request, str) else new_run_id()
     path = responses_path(output, formats, run_id, settings)
-    progress: ProgressMode = "quiet" if quiet else "auto"
+    progress: ProgressMode = "quiet" if quiet else shown
     with Store(settings.db_path) as store:
         try:
             if isinstance(request, str):
@@ -182,6 +183,10 @@ def run(
     retries: Annotated[
         int | None, typer.Option("--retries", min=0, help="Retries per request.")
     ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", min=1, help="local: CPU threads (default: from the machine)."),
+    ] = None,
     rpm: Annotated[
         float | None, typer.Option("--rpm", min=0.001, help="Requests per minute.")
     ] = None,
@@ -215,6 +220,7 @@ def run(
     flags: RunFlags = {
         "run__concurrency": concurrency,
         "run__timeout_s": timeout,
+        "run__threads": threads,
         "run__retries": retries,
         "run__rpm": rpm,
         "run__tpm": tpm,

@@ -62,6 +62,12 @@ class RunSettings(_Section):
     progress_interval_s: float = Field(
         default=10.0, gt=0, description="Seconds between plain progress lines (not a terminal)."
     )
+    threads: int | None = Field(
+        default=None,
+        ge=1,
+        description="CPU threads of a local model (none: from the machine: half the cores, "
+        "fewer when it is busy, at least 1).",
+    )
     score_workers: int | None = Field(
         default=None,
         ge=0,

@@ -22,7 +22,7 @@ from failproof.guard import for_console, strip_controls
 
 __all__ = ["ProgressMode", "RunProgress", "make_progress"]
 
-ProgressMode = Literal["auto", "bar", "plain", "quiet"]
+ProgressMode = Literal["auto", "bar", "plain", "cases", "quiet"]
 
 
 class RunProgress(Protocol):
@@ -106,6 +106,29 @@ class PlainProgress:
         self.stream.flush()
 
 
+def _printable(text: str, limit: int = 60) -> str:
+    """``text`` on one line with control characters escaped (case ids come from suite files)."""
+    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+class CaseProgress(PlainProgress):
+    """One line per answered case, with its class and the seconds since the start: the demo's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream, interval_s=float("inf"))
+
+    def start(self, total: int, done: int) -> None:
+        super().start(total, done)
+        self._line(f"{total - done} cases to answer; the first waits for the model to load")
+
+    def __call__(self, result: CaseResult) -> None:
+        super().__call__(result)
+        took = time.monotonic() - self._started
+        name = _printable(f"{result.suite}/{result.case_id}")
+        self._line(f"[{self.done}/{self.total}] {took:6.1f} s  {result.primary:<16} {name}")
+
+
 class BarProgress:
     """A rich progress bar with rate, ETA and live counts by class."""
 
@@ -158,4 +181,6 @@ def make_progress(mode: ProgressMode, interval_s: float = 10.0) -> RunProgress:
         mode = "bar" if sys.stderr.isatty() else "plain"
     if mode == "bar":
         return BarProgress(Console(stderr=True))
+    if mode == "cases":
+        return CaseProgress(sys.stderr)
     return PlainProgress(sys.stderr, interval_s)

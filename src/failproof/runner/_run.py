@@ -215,6 +215,7 @@ def _make_target(request: RunRequest, settings: Settings) -> Target:
         **request.target_options,
         "concurrency": settings.run.concurrency,
         "timeout_s": settings.run.timeout_s,
+        "threads": settings.run.threads,
     }
     return create_target(request.target, options)
 

@@ -11,7 +11,12 @@ from failproof.targets._base import (
 )
 from failproof.targets._exec import ExecTarget
 from failproof.targets._http import HttpTarget
-from failproof.targets._local import LocalTarget, default_model_path
+from failproof.targets._local import (
+    WEIGHTS_INSTALL,
+    LocalTarget,
+    default_model_path,
+    default_threads,
+)
 from failproof.targets._mock import MockTarget
 from failproof.targets._openai import OpenAITarget
 from failproof.targets._openai_sdk import OpenAISDKTarget
@@ -25,6 +30,7 @@ from failproof.targets._replay import (
 
 __all__ = [
     "MAX_RETRY_AFTER_S",
+    "WEIGHTS_INSTALL",
     "CallError",
     "ExecTarget",
     "HttpTarget",
@@ -40,6 +46,7 @@ __all__ = [
     "TargetFactory",
     "create_target",
     "default_model_path",
+    "default_threads",
     "load_responses",
     "parse_target_spec",
     "targets",

