@@ -89,12 +89,13 @@ def test_an_output_past_the_cap_is_cut_keeping_its_size() -> None:
 
 
 def test_a_huge_output_is_stored_cut_with_its_size(workdir: Path) -> None:
-    suite = write_suite(workdir, [{"id": "c", "input": "x"}])
-    recorded = write_responses(workdir, [{"case_id": "c", "output": "b" * (MAX_OUTPUT_CHARS * 2)}])
-    assert main(["run", suite, "-t", f"replay:{recorded}", "-q", "-f", "json"]) == 0
+    suite = write_suite(workdir, [{"id": "c", "input": "x", "expect": {"must_contain": ["b"]}}])
+    recorded = write_responses(workdir, [{"case_id": "c", "output": "b" * (MAX_OUTPUT_CHARS + 9)}])
+    assert main(["run", suite, "-t", f"replay:{recorded}", "-q", "-f", "json"]) == 1
     (result,) = read_report(workdir)["results"]
     assert len(result["output"]) == MAX_OUTPUT_CHARS
-    assert result["repairs"]["original_chars"] == MAX_OUTPUT_CHARS * 2
+    assert result["repairs"]["original_chars"] == MAX_OUTPUT_CHARS + 9
+    assert result["classification"]["primary"] == "error"  # checked only in part: never a pass
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,9 @@ from failproof.guard import clean_data, clean_text, loads_json
 
 __all__ = ["MAX_OUTPUT_CHARS", "MAX_TOKENS", "Repairs", "Response", "parse_json_output"]
 
-#: The longest output kept; a longer one is cut, and its full length kept in ``repairs``.
-MAX_OUTPUT_CHARS = 1_000_000
+#: The longest output kept (above ten megabytes of text, which every scorer handles); a longer
+#: one is cut, and its full length kept in ``repairs``.
+MAX_OUTPUT_CHARS = 12_000_000
 #: The largest believable token count for one call; a larger one is dropped as not a count.
 MAX_TOKENS = 10_000_000
 _TEXT_FIELDS = ("output", "error", "finish_reason")

@@ -10,6 +10,7 @@ once per worker.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -110,10 +111,20 @@ class PoolScoring:
         done = self._pool.submit(_score_batch, [job for job, _ in batch])
         futures = [future for _, future in batch]
         loop = asyncio.get_running_loop()
-        done.add_done_callback(lambda d: loop.call_soon_threadsafe(_deliver, d, futures))
+        done.add_done_callback(lambda d: _hand_back(loop, d, futures))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _hand_back(
+    loop: asyncio.AbstractEventLoop,
+    done: Future[list[CaseResult]],
+    futures: list[asyncio.Future[CaseResult]],
+) -> None:
+    """Deliver a batch's results on the loop; a run stopped meanwhile has closed it: drop them."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(_deliver, done, futures)
 
 
 def _deliver(done: Future[list[CaseResult]], futures: list[asyncio.Future[CaseResult]]) -> None:
