@@ -19,7 +19,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from failproof.errors import InputError
-from failproof.guard import linear_validator, loads_json
+from failproof.guard import DuplicateKeyError, linear_validator, loads_json, unique_object
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 
@@ -43,27 +43,10 @@ class JsonCheck:
     fenced: bool = False
 
 
-class _DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
 class _NonFiniteError(ValueError):
     def __init__(self, token: str) -> None:
         super().__init__(token)
         self.token = token
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKeyError(key)
-            seen.add(key)
-    return obj
 
 
 def _reject_constant(token: str) -> Any:
@@ -102,8 +85,8 @@ def parse_strict_json(text: str, *, accept_fenced: bool) -> JsonCheck:
 
 def _loads(text: str) -> JsonCheck:
     try:
-        value = loads_json(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
-    except _DuplicateKeyError as exc:
+        value = loads_json(text, object_pairs_hook=unique_object, parse_constant=_reject_constant)
+    except DuplicateKeyError as exc:
         key = shorten(exc.key, 80)
         return JsonCheck(ok=False, rule="duplicate_key", problem=f"key {key!r} appears twice")
     except _NonFiniteError as exc:
