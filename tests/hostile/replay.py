@@ -364,14 +364,24 @@ def _hung_run(folder: Path, *args: str) -> Any:
     )
 
 
+def _finished(process: Any, what: str) -> None:
+    """Wait for ``process`` within the guard; one still running then is killed and mishandled."""
+    import subprocess
+
+    try:
+        process.communicate(timeout=GUARD_S)
+    except subprocess.TimeoutExpired:
+        raise Mishandled(what) from None
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
 def hung_attempts() -> list[Attempt]:
     def timeouts(folder: Path) -> None:
         process = _hung_run(folder, "--timeout", "0.2", "--retries", "0")
-        try:
-            process.communicate(timeout=GUARD_S)
-        except Exception:
-            process.kill()
-            raise Mishandled("a hung python: target kept failproof from exiting") from None
+        _finished(process, "a hung python: target kept failproof from exiting")
         check(process.returncode == 1, f"exit {process.returncode}")
         check(any(folder.glob("failproof-results/*/report.json")), "no report")
 
@@ -381,16 +391,12 @@ def hung_attempts() -> list[Attempt]:
 
         process = _hung_run(folder, "--timeout", "1000")
         deadline = time.monotonic() + GUARD_S
-        while not (folder / "called").exists():  # the run is inside its hung call
-            check(process.poll() is None, "the run ended before calling the target")
-            check(time.monotonic() < deadline, "the target was never called")
+        while not (folder / "called").exists() and process.poll() is None:
+            if time.monotonic() > deadline:  # the run never reached its hung call
+                break
             time.sleep(0.02)
         process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=GUARD_S)
-        except Exception:
-            process.kill()
-            raise Mishandled("SIGTERM did not stop a run stuck in a hung call") from None
+        _finished(process, "SIGTERM did not stop a run stuck in a hung call")
         check(process.returncode in (130, 143), f"exit {process.returncode}")
 
     return [

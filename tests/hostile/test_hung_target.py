@@ -7,6 +7,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,10 +25,12 @@ def answer(messages):
 GUARD_S = 60
 
 
-def start(folder: Path, *args: str) -> subprocess.Popen[str]:
+@contextmanager
+def start(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """The run in a process of its own, killed at the end of the test if it is still there."""
     (folder / "hung_bot.py").write_text(HUNG, encoding="utf-8")
     env = {**os.environ, "FAILPROOF_HOME": str(folder / "home")}
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-m", "failproof", "run", *args, "-t", "python:hung_bot.py:answer"],
         cwd=folder,
         env=env,
@@ -35,6 +39,12 @@ def start(folder: Path, *args: str) -> subprocess.Popen[str]:
         text=True,
         start_new_session=True,
     )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
 
 
 def cases(n: int) -> list[dict[str, object]]:
@@ -44,8 +54,10 @@ def cases(n: int) -> list[dict[str, object]]:
 @pytest.mark.slow
 def test_every_call_timing_out_ends_the_run_with_a_report(tmp_path: Path) -> None:
     suite = write_suite(tmp_path, cases(3))
-    process = start(tmp_path, suite, "--timeout", "0.2", "--retries", "0", "-q", "-f", "json")
-    _, err = process.communicate(timeout=GUARD_S)
+    with start(
+        tmp_path, suite, "--timeout", "0.2", "--retries", "0", "-q", "-f", "json"
+    ) as process:
+        _, err = process.communicate(timeout=GUARD_S)
     assert process.returncode == 1, err
     assert len(list(tmp_path.glob("failproof-results/*/report.json"))) == 1
 
@@ -54,8 +66,8 @@ def test_every_call_timing_out_ends_the_run_with_a_report(tmp_path: Path) -> Non
 def test_a_run_aborted_by_timeouts_still_writes_its_report(tmp_path: Path) -> None:
     suite = write_suite(tmp_path, cases(6))
     args = ["--timeout", "0.2", "--retries", "0", "--max-consecutive-failures", "2", "-c", "1"]
-    process = start(tmp_path, suite, *args, "-q", "-f", "json")
-    _, err = process.communicate(timeout=GUARD_S)
+    with start(tmp_path, suite, *args, "-q", "-f", "json") as process:
+        _, err = process.communicate(timeout=GUARD_S)
     assert process.returncode == 3, err
     assert "resume with" in err
     assert len(list(tmp_path.glob("failproof-results/*/report.json"))) == 1
@@ -65,13 +77,13 @@ def test_a_run_aborted_by_timeouts_still_writes_its_report(tmp_path: Path) -> No
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
 def test_a_stop_signal_ends_a_run_stuck_in_a_hung_call(tmp_path: Path, stop: int) -> None:
     suite = write_suite(tmp_path, cases(2))
-    process = start(tmp_path, suite, "--timeout", "1000", "-q")
-    deadline = time.monotonic() + GUARD_S
-    while not (tmp_path / "called").exists():
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the target was never called"
-        time.sleep(0.02)
-    process.send_signal(stop)
-    _, err = process.communicate(timeout=GUARD_S)
+    with start(tmp_path, suite, "--timeout", "1000", "-q") as process:
+        deadline = time.monotonic() + GUARD_S
+        while not (tmp_path / "called").exists():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the target was never called"
+            time.sleep(0.02)
+        process.send_signal(stop)
+        _, err = process.communicate(timeout=GUARD_S)
     assert process.returncode == 130, err
     assert "--resume" in err
