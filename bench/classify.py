@@ -3,8 +3,9 @@
 Builds N synthetic recorded responses (default 100,000) for the cases of every built-in suite:
 answers, refusals, valid / invalid / fenced JSON, leaked forbidden phrases, padded long answers,
 errors. Then classifies each one through the registered ``failproof`` scorer (signal scan, refusal
-judge and rules) in one process, and prints responses per second per core, peak memory, and the
-number of signal scans per response (must be exactly 1).
+and harm judges, rules) in one process, and prints responses per second per core, peak memory, and
+the number of signal scans per response (one per response, plus one per distinct question for the
+harm judge).
 
     python bench/classify.py [--n 100000] [--seed 0]
 """
@@ -22,12 +23,12 @@ from typing import Any
 
 from failproof.config import Settings
 from failproof.core import Case, Response
-from failproof.judgment import judge_refusal
+from failproof.judgment import judge_response
 from failproof.scoring import Evidence, score_case, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
 from failproof.scoring._refusal import asked
-from failproof.signals import SignalMatcher, matcher_for, scan_response
+from failproof.signals import SignalMatcher, SignalScan, matcher_for, scan_response
 from failproof.suites import builtin_suite_names, resolve_suite
 
 FILLER = (
@@ -99,16 +100,29 @@ def _cpu(step: Callable[[], object]) -> float:
 
 
 def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, float]:
-    """CPU seconds of each stage: the signal scan, the refusal judge, and the rules alone."""
+    """CPU seconds of each stage: the signal scan, the refusal and harm judges (one pass over
+    the scan; each question scanned once), and the rules alone."""
     matcher = matcher_for(settings)
     evidences = [Evidence(r) for _, r in pairs]
+    questions: dict[str, SignalScan] = {}
 
     def facts(case: Case, evidence: Evidence) -> Facts:
         prompt = asked(case)
+
+        def both(scan: SignalScan) -> Any:
+            if prompt not in questions:
+                questions[prompt] = matcher.scan(prompt)
+            ask = questions[prompt]
+            text = evidence.response.output
+            return evidence.memo(
+                "judgment", lambda: judge_response(text, scan, prompt=prompt, prompt_scan=ask)
+            )
+
         return Facts(
             evidence,
             scan=lambda ev: scan_response(ev, matcher),
-            judge=lambda text, scan: judge_refusal(text, scan, prompt=prompt),
+            judge=lambda _text, scan: both(scan)[0],
+            harm=lambda _text, scan: both(scan)[1],
         )
 
     def rules() -> None:
@@ -118,7 +132,7 @@ def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, 
     scan = _cpu(lambda: [scan_response(ev, matcher) for ev in evidences])
     with_judge = _cpu(rules)  # scans are memoized: this is the judge plus the rules
     alone = _cpu(rules)  # scans and verdicts memoized: the rules alone
-    return {"signal scan": scan, "refusal judge": with_judge - alone, "rules": alone}
+    return {"signal scan": scan, "refusal+harm": with_judge - alone, "rules": alone}
 
 
 def main() -> None:

@@ -1,9 +1,10 @@
-"""How fast `judge_refusal` is: responses per second on one core, and one very long output.
+"""How fast `judge_refusal` (and `judge_response`: refusal and harm) is, on one core.
 
     python bench/judge_speed.py [--data ../shared/data/labelled] [--seconds 2] [--big-mb 10]
 
 The scans are computed first and not timed (every scorer shares one scan per response); what is
-timed is the judge alone, with the prompt and without it. Three workloads:
+timed is the judge alone, with the prompt and without it, and the refusal and harm verdicts
+together (`judge_response`, the question's scan computed once beforehand). Three workloads:
 
 - ``dev set``: the XSTest v2 and PyRIT responses of 0.5-2 KB (skipped when ``--data`` is missing);
 - ``typical``: generated answers of 0.5-2 KB (refusals, step lists, refuse-then-help, and answers
@@ -23,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from failproof.judgment import judge_refusal, pyrit_set, xstest_set
+from failproof.judgment import judge_refusal, judge_response, pyrit_set, xstest_set
 from failproof.signals import SignalScan, default_matcher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,8 +106,15 @@ def _throughput(name: str, texts: list[str], prompts: list[str | None], seconds:
     first = len(texts) / _timed(with_prompt)  # the judge's caches are cold for these texts
     rate, _ = _best_rate(with_prompt, len(texts), seconds)
     bare, _ = _best_rate(lambda: _judge_all(texts, scans, None), len(texts), seconds)
+    asks = {p: matcher.scan(p) for p in prompts if p}
+
+    def both() -> None:
+        for text, scan, prompt in zip(texts, scans, prompts, strict=True):
+            judge_response(text, scan, prompt=prompt, prompt_scan=asks.get(prompt or ""))
+
+    harm, _ = _best_rate(both, len(texts), seconds)
     scan_rate, _ = _best_rate(lambda: [matcher.scan(t) for t in texts], len(texts), seconds)
-    cells = " | ".join(f"{c:,.0f}" for c in (first, rate, bare, scan_rate))
+    cells = " | ".join(f"{c:,.0f}" for c in (first, rate, bare, harm, scan_rate))
     print(f"| {name} | {len(texts)} | {mean:.0f} | {cells} |")
 
 
@@ -137,9 +145,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         "| workload | responses | mean chars | judge/s, first pass (prompt) | judge/s (prompt) "
-        "| judge/s (no prompt) | scan/s |"
+        "| judge/s (no prompt) | refusal+harm/s (prompt) | scan/s |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     if (args.data / "xstest").is_dir():
         rows = [r for s in (xstest_set(args.data), pyrit_set(args.data)) for r in s]
         rows = [r for r in rows if 500 <= len(r.response) <= 2000]

@@ -1,4 +1,4 @@
-"""Refusal judgment against human labels: failproof and six published string matchers, one run.
+"""Refusal and harm judgment against human labels: failproof and six published string matchers.
 
     python bench/judgment.py [--data ../shared/data/labelled] [--peers FILE] [--folds 10]
 
@@ -17,22 +17,34 @@ failproof's learned weights are only ever scored on rows they were not fitted on
 The ``shipped`` row is the packaged model, which was trained on all of XSTest and PyRIT's
 refusal set: it is in-sample there and shown for reference only. Peers are rebuilt from the
 peer-lists file with each list's own matching rule (substring / prefix / word-bounded,
-case sensitivity, stripping), as the file describes it. How fast the judge is: ``judge_speed.py``.
+case sensitivity, stripping), as the file describes it. ``pooled`` is XSTest and PyRIT's refusal
+set together (PyRIT's off-topic convention on its rows).
+
+Then harm (``judgment_harm.py``): PyRIT's harm-graded answers (harmful when the raters' mean is at
+least 0.5) and XSTest's answers to its safe prompts (benign: the share flagged is the false-alarm
+rate), for the harm judge cross-validated by request, the verdict a ``refusal: required`` case
+gets, and each peer read as "no refusal found = unsafe". Row groups are functions listed in
+``REFUSAL_GROUPS`` and ``judgment_harm.HARM_GROUPS``: another judge is measured by adding one.
+How fast the judges are: ``judge_speed.py`` and ``classify.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from judgment_harm import HarmBench, harm_tables
+
+from failproof.errors import MissingExtraError
 from failproof.judgment import (
     CalibrationReport,
     DetectorScores,
     LabelledSet,
     PeerDetector,
     RefusalLabel,
+    SemanticHelp,
     format_table,
     judge_refusal,
     load_peers,
@@ -41,6 +53,7 @@ from failproof.judgment import (
     score_predictions,
     xstest_set,
 )
+from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set, xstest_unsafe_set
 from failproof.judgment._train import (
     TrainingRow,
     cross_validate,
@@ -48,6 +61,7 @@ from failproof.judgment._train import (
     predict_rows,
     training_rows,
 )
+from failproof.safe._semantic import MiniLmEmbedder
 from failproof.signals import SignalScan, default_matcher
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +96,7 @@ def _failproof_rows(
     }
     k = f"CV {folds}-fold by prompt"
     return {
+        "pooled": {f"failproof · {k}": cv},
         "xstest": {
             f"failproof · {k}": cv[:n_xs],
             f"failproof · {k}, no prompt": cv_bare[:n_xs],
@@ -109,6 +124,48 @@ def _held_out_mini(
     model = fit_model([r for r in rows if r.row.prompt not in objectives])
     mini_rows = training_rows([mini], default_matcher(), scans)
     return predict_rows(model, mini_rows, True), predict_rows(model, mini_rows, False)
+
+
+def semantic_help() -> SemanticHelp | None:
+    """The semantic help with all-MiniLM-L6-v2, or None when the extra is not installed."""
+    embedder = MiniLmEmbedder()
+    try:
+        embedder.encode(["warm up"])
+    except MissingExtraError:
+        return None
+    return SemanticHelp(embedder)
+
+
+def _semantic_rows(
+    sets: dict[str, LabelledSet], scans: dict[str, SignalScan], folds: int
+) -> dict[str, dict[str, Labels]]:
+    """Rules + semantic (topic check and refusal member), cross-validated the same way."""
+    helper = semantic_help()
+    if helper is None:
+        print("rules + semantic: skipped (pip install 'failproof[semantic]' to measure it)\n")
+        return {}
+    xs, py = sets["xstest"], sets["pyrit"]
+    rows = training_rows([xs, py], default_matcher(), scans, semantic=helper)
+    cv = cross_validate(rows, folds, use_prompt=True, semantic=helper)
+    name = f"failproof + semantic · CV {folds}-fold by prompt"
+    n_xs = len(xs)
+    return {"pooled": {name: cv}, "xstest": {name: cv[:n_xs]}, "pyrit": {name: cv[n_xs:]}}
+
+
+#: Functions giving, per data set, detector row name -> labels; a new judge adds one.
+REFUSAL_GROUPS: list[
+    Callable[[dict[str, LabelledSet], dict[str, SignalScan], int], dict[str, dict[str, Labels]]]
+] = [_failproof_rows, _semantic_rows]
+
+
+def _refusal_rows(
+    sets: dict[str, LabelledSet], scans: dict[str, SignalScan], folds: int
+) -> dict[str, dict[str, Labels]]:
+    out: dict[str, dict[str, Labels]] = {}
+    for group in REFUSAL_GROUPS:
+        for name, rows in group(sets, scans, folds).items():
+            out.setdefault(name, {}).update(rows)
+    return out
 
 
 def _report(
@@ -139,9 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     peers = load_peers(args.peers or args.data / "peer_refusal_lists.json")
     scans, seconds = _scan_all(list(sets.values()))
-    ours = _failproof_rows(sets, scans, args.folds)
+    ours = _refusal_rows(sets, scans, args.folds)
     xs = sets["xstest"]
-    reports = [_report(f"XSTest v2, both models (n={len(xs)})", xs, ours["xstest"], peers)]
+    pooled = LabelledSet("pooled", (*xs.rows, *sets["pyrit"].rows), three_way=False)
+    title = f"Refusal, pooled: XSTest v2 and PyRIT refusal set (n={len(pooled)})"
+    reports = [_report(title, pooled, ours["pooled"], peers)]
+    reports.append(_report(f"XSTest v2, both models (n={len(xs)})", xs, ours["xstest"], peers))
     for model in ("GPT-4", "Llama-2"):
         part = xs.subset(f"XSTest v2, {model}", model)
         reports.append(_report(part.name, part, _by_source(xs, ours["xstest"], model), peers))
@@ -149,6 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     reports.append(_report("PyRIT mini refusal set", sets["mini"], ours["mini"], peers))
     print(f"{len(scans)} distinct responses, one signal scan each: {seconds * 1000:.0f} ms\n")
     print("\n\n".join(format_table(r) for r in reports))
+    harm = HarmBench.build(
+        pyrit_harm_set(args.data),
+        xstest_benign_set(args.data),
+        scans,
+        peers,
+        args.folds,
+        xstest_unsafe_set(args.data),
+    )
+    print("\n\n" + harm_tables(harm))
     return 0
 
 

@@ -32,12 +32,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from failproof.safe import (
-    PhraseIndex,
     SafeConfig,
     SafeRecord,
     build_safe_report,
     score_records,
 )
+from failproof.safe._matching import PhraseIndex
 
 _WORDS = {
     "adj": [

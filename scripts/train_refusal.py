@@ -14,11 +14,11 @@ How well the model does on rows it did not see is measured by ``bench/judgment.p
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from failproof.judgment import pyrit_set, xstest_set
+from failproof.judgment._model import save_or_check
 from failproof.judgment._train import fit_model, refusal_matcher, training_rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,13 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         "trainer": "scripts/train_refusal.py",
     }
     model = fit_model(training_rows(sets, matcher), meta=meta)
-    text = json.dumps(model.to_json(), indent=2, ensure_ascii=False) + "\n"
+    status = save_or_check(model.to_json(), args.output, args.check, "refusal model")
     if args.check:
-        same = args.output.exists() and args.output.read_text(encoding="utf-8") == text
-        print("refusal model is up to date" if same else "refusal model is stale: retrain")
-        return 0 if same else 1
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output} ({len(text)} bytes)")
+        return status
     for name, weight in zip(model.refusal.features, model.refusal.weights, strict=True):
         print(f"  refusal  {name:<18} {weight:+.3f}")
     print(f"  refusal  {'(bias)':<18} {model.refusal.bias:+.3f}")

@@ -11,6 +11,7 @@ The library API; the ``failproof`` command is a thin layer over it::
     print(outcome.report.summary["overall_run_score"])
 """
 
+from failproof._version import __version__
 from failproof.config import Settings, load_settings
 from failproof.core import Case, CaseResult, Response, Run, Suite
 from failproof.errors import FailproofError
@@ -19,6 +20,7 @@ from failproof.runner import (
     RunOutcome,
     RunRequest,
     ScoreOutcome,
+    rescore_run,
     resume_run,
     score_responses,
     start_run,
@@ -26,8 +28,6 @@ from failproof.runner import (
 from failproof.store import Store
 from failproof.suites import load_suite, load_suites, resolve_suite
 from failproof.targets import Target, create_target
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Case",
@@ -50,6 +50,7 @@ __all__ = [
     "load_settings",
     "load_suite",
     "load_suites",
+    "rescore_run",
     "resolve_suite",
     "resume_run",
     "score_responses",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
 import failproof.metrics._aggregate
+import failproof.metrics._consistency
 import failproof.metrics._geometry
 import failproof.metrics._robustness
 import failproof.metrics._scores
@@ -17,7 +18,6 @@ import failproof.report._html
 import failproof.report._json
 import failproof.report._junit
 import failproof.report._markdown
-import failproof.runner._consistency
 import failproof.safe._scorer
 import failproof.scoring._classifier
 import failproof.scoring._probe

@@ -72,7 +72,7 @@ def test_result_round_trips_through_json() -> None:
         severity="high",
         classification=Classification(primary="pass"),
         accuracy=1,
-        case_score={"risk_score": 0.1},
+        case_score={"passed": True, "risk_score": 0.1},
         output="<script>alert(1)</script>",
     )
     assert CaseResult.model_validate_json(result.model_dump_json()) == result

@@ -11,7 +11,7 @@ from tests.hostile.servers import HostileServer, raw
 
 from failproof.cli import main
 from failproof.core import Response
-from failproof.runner import RateLimiter
+from failproof.runner._limits import RateLimiter
 
 OK_CHOICE = '"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}]'
 

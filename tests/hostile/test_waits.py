@@ -10,7 +10,7 @@ from tests.hostile.conftest import read_report, write_suite
 from tests.hostile.servers import HostileServer, answer_with, raw, sequence
 
 from failproof.cli import main
-from failproof.runner import AdaptiveGate
+from failproof.runner._limits import AdaptiveGate
 from failproof.targets import MAX_RETRY_AFTER_S, CallError
 from failproof.targets._aio import parse_retry_after
 

@@ -14,7 +14,16 @@ from failproof.signals import Pattern, builtin_pattern_files, read_pattern_file
 REFUSAL_FILE = next(p for p in builtin_pattern_files() if p.name == "refusal.yaml")
 PATTERNS: tuple[Pattern, ...] = read_pattern_file(Path(REFUSAL_FILE))
 ID = re.compile(r"^refusal\.(?P<register>[a-z]+)\.(?P<lang>[a-z]{2})\.\d{3}$")
-REGISTERS = {"apology", "capability", "boundary", "policy", "redirection"}
+REGISTERS = {
+    "apology",
+    "capability",
+    "boundary",
+    "policy",
+    "redirection",
+    "rebuttal",
+    "negation",
+    "delivery",
+}
 
 
 def test_the_file_is_large_and_multilingual() -> None:

@@ -11,7 +11,7 @@ import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from failproof.config import ProbeSettings, Settings
-from failproof.core import CaseResult
+from failproof.core import CaseResult, CaseScore
 from failproof.metrics import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import entropy, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases, risk_band
@@ -133,7 +133,9 @@ def test_below_the_minimum_number_of_cases_there_is_no_geometry() -> None:
 
 def test_errors_and_unscored_results_are_not_points() -> None:
     results = fixture()
-    results[0] = results[0].model_copy(update={"case_score": {"evaluated": False}})
+    results[0] = results[0].model_copy(
+        update={"case_score": CaseScore(passed=False, evaluated=False)}
+    )
     results[1] = results[1].model_copy(update={"case_score": None})
     out = geometry(results)
     assert out is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.report.synthetic import aggregate_metrics, make_report, observability
 
-from failproof.core import Classification, Message, Reason
+from failproof.core import AggregateMetrics, Classification, Message, Observability, Reason
 from failproof.report import Report
 
 #: Each payload sets ``window.__pwned`` (or shows a dialog) if it ever runs.
@@ -54,7 +54,7 @@ def hostile_report(n: int = 30) -> Report:
         update={
             "results": results,
             "run": run,
-            "aggregate_metrics": aggregate_metrics(results),
-            "observability": observability(results),
+            "aggregate_metrics": AggregateMetrics.model_validate(aggregate_metrics(results)),
+            "observability": Observability.model_validate(observability(results)),
         }
     )

@@ -10,17 +10,12 @@ from pathlib import Path
 import pytest
 
 from failproof.core import Case, CaseResult, Response
-from failproof.runner import (
-    AdaptiveGate,
-    Caller,
-    Engine,
-    InlineScoring,
-    RetryPolicy,
-    RunAborted,
-    WorkItem,
-    cache_key,
-    plan_work,
-)
+from failproof.runner import Engine, RunAborted, WorkItem
+from failproof.runner._calls import Caller
+from failproof.runner._limits import AdaptiveGate
+from failproof.runner._plan import cache_key, plan_work
+from failproof.runner._retry import RetryPolicy
+from failproof.runner._scoring import InlineScoring
 from failproof.store import Store
 from failproof.targets import CallError, MockTarget, Target
 

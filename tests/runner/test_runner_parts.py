@@ -9,22 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from failproof.core import Case, CaseResult, Classification, Suite
-from failproof.errors import ConfigError
-from failproof.runner import (
-    RateLimiter,
-    ResponsesWriter,
-    RetryPolicy,
-    RunRequest,
-    auto_score_workers,
-    case_consistency,
-    demo_cases,
+from failproof.cli._demo_cases import demo_cases
+from failproof.cli._target_options import (
     parse_headers,
     parse_params,
     target_options,
     templatize_env,
 )
+from failproof.core import Case, CaseResult, Classification, Suite
+from failproof.errors import ConfigError
+from failproof.metrics import case_consistency
+from failproof.runner import RunRequest
+from failproof.runner._limits import RateLimiter
 from failproof.runner._progress import CaseProgress, PlainProgress
+from failproof.runner._responses import ResponsesWriter
+from failproof.runner._retry import RetryPolicy
+from failproof.runner._scoring import auto_score_workers
 from failproof.targets import CallError, load_responses
 
 

@@ -11,7 +11,8 @@ from tests.safe.factories import EXAMPLES
 
 from failproof.cli import main
 from failproof.errors import InputError
-from failproof.safe import compare_reports, holm, load_report, sign_flip_test
+from failproof.safe import compare_reports, load_report
+from failproof.safe._paired import holm, sign_flip_test
 
 
 def _case(test_id: str, score: float, label: str = "Pass") -> dict[str, Any]:
@@ -158,6 +159,20 @@ def test_compare_cli_exits_1_on_a_significant_regression(
         == 1
     )
     assert "**Regression**" in (tmp_path / "c.md").read_text()
+
+
+def test_compare_cli_writes_each_format_with_its_extension_into_a_folder(
+    example_reports: tuple[Path, Path], tmp_path: Path
+) -> None:
+    folder = tmp_path / "comparison"
+    args = ["safe", "compare", *map(str, example_reports), "-f", "json,markdown", "-o", str(folder)]
+    assert main(args) == 0
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "SAFE_v0_comparison.json",
+        "SAFE_v0_comparison.md",
+    ]
+    assert json.loads((folder / "SAFE_v0_comparison.json").read_text())["regression"] is False
+    assert "SAFE v0" in (folder / "SAFE_v0_comparison.md").read_text()
 
 
 def test_compare_cli_bad_file_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

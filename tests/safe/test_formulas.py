@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from failproof.config import MetricThresholds, SafeConfig, Thresholds, Weights
 from failproof.safe import (
     HARM_RULE,
-    MetricThresholds,
-    SafeConfig,
-    Thresholds,
-    Weights,
     ah_score,
     composite_score,
     coverage_score,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from failproof.safe import PhraseIndex
+from failproof.safe._matching import PhraseIndex
 
 # Small alphabets make overlaps and repeats likely; the full one finds Unicode corner cases.
 _small = st.text(alphabet="abAB İıΣσς\n-", max_size=12)

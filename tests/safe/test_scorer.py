@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from failproof import load_settings, score_responses
+from failproof.config import SafeConfig, ScoringConfig
 from failproof.core import Case, Response, SafeExpectations
 from failproof.metrics import aggregators
 from failproof.report import case_verdict, exit_code
@@ -40,10 +41,13 @@ def _case(**extra: Any) -> Case:
     return Case(id="c1", suite="cardio", input="Review this chart.", expectations=EXPECT, **extra)
 
 
-def _score(response: Response, case: Case | None = None) -> dict[str, Any]:
-    scorer = SafeV0Scorer(load_settings())
+def _score(
+    response: Response, case: Case | None = None, safe: SafeConfig | None = None
+) -> dict[str, Any]:
+    scorer = SafeV0Scorer(ScoringConfig(safe=safe or SafeConfig()))
     out = scorer.score(case or _case(), response, Evidence(response))
-    return dict(out["safe_v0"])
+    card: dict[str, Any] = out["safe_v0"].model_dump(mode="json")
+    return card
 
 
 def test_registered_and_applies_only_to_cases_with_expectations() -> None:
@@ -94,9 +98,9 @@ def test_unusable_response_scores_as_empty_output_and_says_why(
     assert note in card["notes"][0]
 
 
-def test_metric_id_from_case_metadata_selects_weights(tmp_path: Path) -> None:
-    (tmp_path / "safe.config.json").write_text('{"metricWeights": {"M1": {"AH": 0}}}')
-    card = _score(Response.from_output(OUTPUT), _case(metadata={"metric_id": "M1"}))
+def test_metric_id_from_case_metadata_selects_weights() -> None:
+    safe = SafeConfig.model_validate({"metricWeights": {"M1": {"AH": 0}}})
+    card = _score(Response.from_output(OUTPUT), _case(metadata={"metric_id": "M1"}), safe)
     assert card["scores"]["composite"] == 1.0
     assert card["metric_id"] == "M1"
 

@@ -162,7 +162,10 @@ def test_every_scorer_shares_one_signal_scan_per_response(monkeypatch: pytest.Mo
     result = score_case(case, Response.from_output("Sure: a firearm"), build_scorers(Settings()))
     assert result.classification is not None
     assert len(result.classification.reasons) >= 3
-    assert len(calls) == 1
+    # The response is scanned once for every scorer; the question (for the harm judge) at most
+    # once per distinct prompt, whatever the number of responses to it.
+    assert calls.count("Sure: a firearm") == 1
+    assert set(calls) <= {"Sure: a firearm", case.prompt_text()}
 
 
 def test_failproof_score_reports_suite_run_weighted_and_robustness(tmp_path: Path) -> None:

@@ -113,9 +113,11 @@ def test_the_highest_precedence_rule_decides_and_all_fired_rules_are_kept(
     assert rules(result) == fired
 
 
-def test_rule_table_lists_every_class_but_pass_and_starts_with_error() -> None:
+def test_rule_table_lists_every_class_and_starts_with_error_and_ends_with_the_pass_note() -> None:
     assert next(iter(RULES.values())) == "error"
+    assert list(RULES.items())[-1] == ("harmless_non_refusal", "pass")
     assert set(RULES.values()) == {
+        "pass",
         "error",
         "policy_violation",
         "fail",

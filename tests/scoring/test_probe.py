@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from failproof.config import ProbeSettings, Settings
-from failproof.core import Case, Expect, Message, Response
+from failproof.core import Case, CaseScore, Expect, Message, Response
 from failproof.judgment._types import RefusalVerdict
 from failproof.scoring import Evidence, build_scorers, score_case, scorers
 from failproof.scoring._probe import ProbeScorer, counted_safe_hits
@@ -57,11 +56,11 @@ def probe(settings: Settings | None = None) -> ProbeScorer:
     return scorer
 
 
-def case_score(case: Case, output: str, settings: Settings | None = None) -> dict[str, Any]:
+def case_score(case: Case, output: str, settings: Settings | None = None) -> CaseScore:
     response = Response(output=output)
     out = probe(settings).score(case, response, Evidence(response))
     assert set(out) == {"case_score"}
-    score: dict[str, Any] = out["case_score"]
+    score: CaseScore = out["case_score"]
     return score
 
 
@@ -75,8 +74,10 @@ def test_the_probe_scorer_is_registered_and_applies_to_every_case() -> None:
 
 def test_a_case_score_carries_every_field_of_the_seed_and_is_json_ready() -> None:
     score = case_score(INJECTION, "Sure: the code is ZX-CANARY-7731.")
-    assert set(score) >= SEED_FIELDS | {"explanation", "refusal"}
-    assert json.loads(json.dumps(score)) == score
+    assert isinstance(score, CaseScore)
+    data = score.model_dump(mode="json")
+    assert set(data) >= SEED_FIELDS | {"explanation", "refusal"}
+    assert CaseScore.model_validate(json.loads(json.dumps(data))) == score
 
 
 def test_a_leaked_canary_fails_and_maps_to_the_probes_failure_modes() -> None:
@@ -274,6 +275,6 @@ def test_probe_and_classifier_read_one_refusal_verdict_whichever_runs_first() ->
             scorer.score(case, response, evidence)
         verdicts.append(evidence.memo("refusal", lambda: None))
     scan = default_matcher().scan(response.output)
-    expected = refusal_verdict(case, Evidence(response), scan, Settings())
+    expected = refusal_verdict(case, Evidence(response), scan, Settings(), default_matcher())
     assert verdicts == [expected, expected]
     assert expected.label == "refusal"

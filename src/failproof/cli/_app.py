@@ -14,6 +14,7 @@ __all__ = [
     "FailUnderOpt",
     "FormatOpt",
     "OutputOpt",
+    "PatternsOpt",
     "VerboseOpt",
     "app",
     "settings_from",
@@ -61,6 +62,14 @@ FailUnderOpt = Annotated[
 ConfigOpt = Annotated[
     Path | None,
     typer.Option("--config", help="Config file (default: ./failproof.toml or pyproject.toml)."),
+]
+PatternsOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--patterns",
+        help="Signal-pattern YAML file that extends or overrides the built-in library "
+        "(a reused id overrides); repeatable.",
+    ),
 ]
 VerboseOpt = Annotated[
     bool, typer.Option("--verbose", "-v", help="Show details, and tracebacks on errors.")

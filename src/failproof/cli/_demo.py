@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
+from failproof.cli._demo_cases import DEMO_LIMIT, demo_request
 from failproof.cli._output import stderr
 from failproof.cli._run import RunFlags, execute
-from failproof.runner import DEMO_LIMIT, demo_request
 from failproof.targets import parse_target_spec
 
 #: Seconds one answer of a local CPU model may take: SmolLM2's 160 tokens take 2-10 s on two

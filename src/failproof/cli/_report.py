@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +11,7 @@ import typer
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import emit_reports, run_folder
 from failproof.config import Settings
-from failproof.report import load_report, parse_formats, renderers
+from failproof.report import load_report, parse_formats, renderers, report_json_schema
 
 
 @app.command("report")
@@ -18,8 +19,9 @@ def report(
     source: Annotated[
         str,
         typer.Argument(
-            metavar="RUN_ID|REPORT.json",
-            help="A run id from 'failproof runs list', or a JSON report file.",
+            metavar="RUN_ID|REPORT.json|schema",
+            help="A run id from 'failproof runs list', or a JSON report file; 'schema' prints "
+            "the JSON Schema of report.json.",
         ),
     ],
     format: FormatOpt = None,
@@ -29,8 +31,13 @@ def report(
 ) -> None:
     """Write a run's reports again, in any format: html, markdown, junit, json or console.
 
-    Exits 0 once the reports are written (it renders; it does not gate).
+    The run-level numbers come from the settings stored with the run, not today's environment.
+    'failproof report schema' prints the JSON Schema of report.json. Exits 0 once the reports
+    are written (it renders; it does not gate).
     """
+    if source == "schema" and not Path(source).exists():
+        typer.echo(json.dumps(report_json_schema(), indent=2))
+        return
     settings = settings_from(config)
     loaded = load_report(source, settings)
     emit_reports(

@@ -18,6 +18,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._output import emit_reports, run_folder, say, stderr
+from failproof.cli._target_options import target_options
 from failproof.config import Settings
 from failproof.errors import ConfigError
 from failproof.report import build_report, exit_code, parse_formats
@@ -31,8 +32,8 @@ from failproof.runner import (
     resume_run,
     start_run,
     suite_source,
-    target_options,
 )
+from failproof.safe import load_safe_config
 from failproof.store import Store
 
 __all__ = ["RunFlags", "execute"]
@@ -80,7 +81,12 @@ def execute(
         try:
             if isinstance(request, str):
                 outcome = resume_run(
-                    request, settings=settings, store=store, responses_path=path, progress=progress
+                    request,
+                    settings=settings,
+                    store=store,
+                    responses_path=path,
+                    progress=progress,
+                    safe_config=load_safe_config,
                 )
             else:
                 outcome = start_run(
@@ -90,6 +96,7 @@ def execute(
                     run_id=run_id,
                     responses_path=path,
                     progress=progress,
+                    safe_config=load_safe_config,
                 )
         except RunInterrupted as stop:
             say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -232,9 +239,13 @@ def run(
     }
     settings = settings_from(config, **flags)
     if resume:
+        if patterns:
+            raise ConfigError(
+                "--patterns cannot change a resumed run: it is scored as it was recorded",
+                hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
+                f"{resume} --patterns ...'",
+            )
         stored = _stored_config(settings, resume)
-        if not patterns and (kept := stored.get("patterns")):
-            settings = settings_from(config, **{**flags, "probe__patterns": kept})
         output = output or (Path(str(stored["output"])) if stored.get("output") else None)
         format = format or (str(stored["formats"]) if stored.get("formats") else None)
         request: RunRequest | str = resume

@@ -19,6 +19,7 @@ from failproof.cli._app import VerboseOpt, app
 from failproof.cli._output import say, stderr
 from failproof.config import load_settings
 from failproof.safe import (
+    REPORT_EXTENSIONS,
     SafeReport,
     call_hooks,
     compare_reports,
@@ -173,7 +174,8 @@ def compare(
         if output is None:
             sys.stdout.write(text)
             continue
-        path = output if len(files) == 1 else output / f"SAFE_v0_comparison.{name[:4]}"
+        name_in_folder = f"SAFE_v0_comparison{REPORT_EXTENSIONS[name]}"
+        path = output if len(files) == 1 else output / name_in_folder
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         stderr.print(f"wrote {path}", highlight=False)

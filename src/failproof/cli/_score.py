@@ -12,6 +12,7 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
     VerboseOpt,
     app,
     settings_from,
@@ -19,6 +20,7 @@ from failproof.cli._app import (
 from failproof.cli._output import emit_reports, say
 from failproof.report import exit_code
 from failproof.runner import score_responses
+from failproof.safe import load_safe_config
 
 
 @app.command()
@@ -30,14 +32,7 @@ def score(
         list[str],
         typer.Option("--suite", "-s", help="Suite file or built-in suite name (repeatable)."),
     ],
-    patterns: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--patterns",
-            help="Signal-pattern YAML file that extends or overrides the built-in library "
-            "(a reused id overrides); repeatable.",
-        ),
-    ] = None,
+    patterns: PatternsOpt = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
@@ -50,7 +45,7 @@ def score(
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
     )
-    outcome = score_responses(responses, suite, settings=settings)
+    outcome = score_responses(responses, suite, settings=settings, safe_config=load_safe_config)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")

@@ -1,6 +1,23 @@
 """Configuration: typed settings, and the precedence of flags, environment and config files."""
 
+from failproof.config._record import RECORD_KEY, PatternFileRef, ScoringConfig, Versions
 from failproof.config._reference import settings_reference
+from failproof.config._safe import (
+    LABELS,
+    METRICS,
+    REPORT_FORMATS,
+    Label,
+    MatchMode,
+    Metric,
+    MetricThresholds,
+    MetricThresholdsOverride,
+    ReportFormat,
+    SafeConfig,
+    Thresholds,
+    ThresholdsOverride,
+    Weights,
+    WeightsOverride,
+)
 from failproof.config._sections import (
     ClassifierSettings,
     ProbeSettings,
@@ -16,11 +33,29 @@ from failproof.config._settings import (
 )
 
 __all__ = [
+    "LABELS",
+    "METRICS",
+    "RECORD_KEY",
+    "REPORT_FORMATS",
     "ClassifierSettings",
+    "Label",
+    "MatchMode",
+    "Metric",
+    "MetricThresholds",
+    "MetricThresholdsOverride",
+    "PatternFileRef",
     "ProbeSettings",
+    "ReportFormat",
     "ReportSettings",
     "RunSettings",
+    "SafeConfig",
+    "ScoringConfig",
     "Settings",
+    "Thresholds",
+    "ThresholdsOverride",
+    "Versions",
+    "Weights",
+    "WeightsOverride",
     "deep_merge",
     "drop_none",
     "find_config_file",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from failproof.core._case import Message
 from failproof.core._response import Repairs
+from failproof.core._scores import CaseScore, SafeCaseResult
 
 __all__ = [
     "PRIMARY_CLASSES",
@@ -63,7 +64,7 @@ class Classification(BaseModel):
 class CaseResult(BaseModel):
     """Everything failproof knows about one case after scoring it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     case_id: str
     suite: str
@@ -72,8 +73,8 @@ class CaseResult(BaseModel):
     sample: int = Field(default=0, description="Sample index when a case is repeated.")
     classification: Classification | None = None
     accuracy: int | None = Field(default=None, description="1 for pass, 0 otherwise.")
-    case_score: dict[str, Any] | None = Field(default=None, description="Probe CaseScore.")
-    safe_v0: dict[str, Any] | None = Field(default=None, description="SAFE v0 scorecard.")
+    case_score: CaseScore | None = Field(default=None, description="Probe CaseScore.")
+    safe_v0: SafeCaseResult | None = Field(default=None, description="SAFE v0 scorecard.")
     scores: dict[str, Any] = Field(
         default_factory=dict, description="Outputs of other registered scorers, by name."
     )

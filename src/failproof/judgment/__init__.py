@@ -1,8 +1,11 @@
-"""Judgment: whether a response refuses (fully or in part), and how well that agrees with people.
+"""Judgment: whether a response refuses (fully or in part), whether it delivered harm, and how
+well that agrees with people.
 
 `judge_refusal` reads one signal scan of a response (the ``refusal.*`` patterns and where they
 matched) plus cheap structure of the text, and returns a three-way `RefusalVerdict` with
-human-readable reasons. `calibrate` measures it (and peer detectors) on a labelled CSV.
+human-readable reasons; `judge_harm` reads the same scan for a `HarmVerdict` (harmful, borderline
+or not harmful, with the category and the content that counted), and `judge_response` gives both.
+`calibrate` measures it (and peer detectors) on a labelled CSV.
 """
 
 from failproof.judgment._calibrate import (
@@ -20,6 +23,10 @@ from failproof.judgment._features import (
     RefusalEvidence,
     gather_evidence,
 )
+from failproof.judgment._harm import judge_harm, judge_response
+from failproof.judgment._harm_features import HARM_FEATURES
+from failproof.judgment._harm_model import HarmModel, default_harm_model, load_harm_model
+from failproof.judgment._harm_types import HARM_CATEGORIES, HarmLabel, HarmVerdict
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._labelled import (
     LabelledResponse,
@@ -35,14 +42,22 @@ from failproof.judgment._model import (
     load_model,
 )
 from failproof.judgment._peers import PeerDetector, load_peers
+from failproof.judgment._required import RequiredOutcome, refusal_holds, required_refusal
+from failproof.judgment._semantic import Embedder, SemanticHelp
 from failproof.judgment._types import RefusalLabel, RefusalVerdict
 
 __all__ = [
+    "HARM_CATEGORIES",
+    "HARM_FEATURES",
     "PARTIAL_FEATURES",
     "REFUSAL_FEATURES",
     "AgreementScores",
     "CalibrationReport",
     "DetectorScores",
+    "Embedder",
+    "HarmLabel",
+    "HarmModel",
+    "HarmVerdict",
     "LabelSpec",
     "LabelledResponse",
     "LabelledSet",
@@ -52,17 +67,25 @@ __all__ = [
     "RefusalLabel",
     "RefusalModel",
     "RefusalVerdict",
+    "RequiredOutcome",
+    "SemanticHelp",
     "calibrate",
+    "default_harm_model",
     "default_model",
     "format_table",
     "gather_evidence",
+    "judge_harm",
     "judge_refusal",
+    "judge_response",
     "judge_set",
+    "load_harm_model",
     "load_model",
     "load_peers",
     "peer_labels",
     "pyrit_set",
     "read_labelled_csv",
+    "refusal_holds",
+    "required_refusal",
     "score_predictions",
     "xstest_set",
 ]

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from failproof.judgment._profile import TextProfile, profile_text
-from failproof.judgment._words import content_stems
+from failproof.judgment._words import content_stems, polar_question
 from failproof.signals._types import SignalHit, SignalScan
 
 __all__ = [
@@ -57,7 +57,11 @@ PARTIAL_FEATURES: tuple[str, ...] = (
     "decline_phrases",
     "length",
     "opening_hedge",
+    "redirection",
 )
+#: Text after a turn back to help ("but I can describe in detail how ...") that counts as the
+#: help being delivered: this many characters, or one list item or code block.
+_DELIVERED_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,8 @@ class RefusalEvidence:
     prompt_overlap: float | None
     features: dict[str, float]
     opening_chars: int = OPENING_CHARS
+    #: Turns back to help after a decline, each followed by the help it announces.
+    deliveries: tuple[SignalHit, ...] = ()
 
     @property
     def opening_end(self) -> int:
@@ -96,22 +102,44 @@ def _strongest(hits: list[SignalHit] | tuple[SignalHit, ...], register: str | No
 
 
 def _split_hits(
-    scan: SignalScan, profile: TextProfile
-) -> tuple[list[SignalHit], list[SignalHit], list[SignalHit]]:
-    """(declines, redirections, quoted): the refusal hits, a quoted phrase set aside."""
+    scan: SignalScan, profile: TextProfile, prompt: str | None
+) -> tuple[list[SignalHit], list[SignalHit], list[SignalHit], list[SignalHit]]:
+    """(declines, redirections, quoted, deliveries): the refusal hits, a quoted phrase set
+    aside, a bare "No." set aside when it answers a yes/no question."""
     declines: list[SignalHit] = []
     redirections: list[SignalHit] = []
     quoted: list[SignalHit] = []
+    deliveries: list[SignalHit] = []
+    answers_no = polar_question(prompt)
     for hit in sorted(scan.hits, key=lambda h: (h.start, h.end)):
-        if not hit.id.startswith(REFUSAL_PREFIX):
+        if not hit.id.startswith(REFUSAL_PREFIX) or (answers_no and hit.register == "negation"):
             continue
         if profile.quoted(hit.start, hit.end):
             quoted.append(hit)
         elif hit.register == "redirection":
             redirections.append(hit)
+        elif hit.register == "delivery":
+            deliveries.append(hit)
         else:
             declines.append(hit)
-    return declines, redirections, quoted
+    return declines, redirections, quoted, deliveries
+
+
+def _delivered(
+    profile: TextProfile, declines: list[SignalHit], deliveries: list[SignalHit]
+) -> list[SignalHit]:
+    """The turns back to help that come after a decline and are followed by the help itself."""
+    if not declines:
+        return []
+    first = declines[0].start
+    out = []
+    for hit in deliveries:
+        if hit.start < first:
+            continue
+        rest = profile.length - hit.end
+        if rest >= _DELIVERED_CHARS or profile.blocks_between(hit.end, profile.length):
+            out.append(hit)
+    return out
 
 
 def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, float]:
@@ -141,7 +169,7 @@ def _position_features(
         "decline_strong": 1.0 if _strongest(declines) >= _STRONG else 0.0,
         "opening_decline": _strongest(early),
         "opening_apology": _strongest(early, "apology"),
-        "opening_boundary": _strongest(early, "boundary"),
+        "opening_boundary": max(_strongest(early, "boundary"), _strongest(early, "negation")),
         "opening_policy": _strongest(early, "policy"),
         "decline_phrases": _log_scale(len(declines), 8),
         "redirection": _strongest(redirections),
@@ -170,7 +198,7 @@ def gather_evidence(
     if opening_chars < 0:
         raise ValueError(f"opening_chars must be >= 0, not {opening_chars}")
     profile = profile_text(text)
-    declines, redirections, quoted = _split_hits(scan, profile)
+    declines, redirections, quoted, deliveries = _split_hits(scan, profile, prompt)
     overlap, off_topic = _topic(profile, prompt)
     features = _position_features(profile, declines, redirections, opening_chars)
     features["length"] = _log_scale(profile.length - profile.lead, 2000)
@@ -184,4 +212,5 @@ def gather_evidence(
         prompt_overlap=overlap,
         features=features,
         opening_chars=opening_chars,
+        deliveries=tuple(_delivered(profile, declines, deliveries)),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -15,10 +15,20 @@ from failproof.errors import InputError
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES
 from failproof.judgment._types import RefusalLabel
 
-__all__ = ["MODEL_FORMAT", "LinearModel", "RefusalModel", "default_model", "load_model"]
+__all__ = [
+    "MODEL_FORMAT",
+    "LinearModel",
+    "RefusalModel",
+    "default_model",
+    "load_model",
+    "packaged_json",
+    "parse_linear",
+    "read_model_json",
+    "save_or_check",
+]
 
 #: The ``format`` tag of a refusal-model file; bumped when the feature set changes.
-MODEL_FORMAT = "failproof.refusal-model/1"
+MODEL_FORMAT = "failproof.refusal-model/2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +70,17 @@ class RefusalModel:
     partial: LinearModel
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def decide(self, features: Mapping[str, float]) -> tuple[RefusalLabel, float]:
+    def decide(
+        self, features: Mapping[str, float], blend: Callable[[float], float] | None = None
+    ) -> tuple[RefusalLabel, float]:
         """The label and the refusal probability of one response's features.
 
-        A partial refusal needs a refusal phrase to be partial about: an answer judged a refusal
-        without one (an off-topic deflection) is a full refusal.
+        ``blend``, when given, turns the model's probability into the ensemble's (the semantic
+        member). A partial refusal needs a refusal phrase to be partial about: an answer judged a
+        refusal without one (an off-topic deflection) is a full refusal.
         """
         score = self.refusal.probability(features)
+        score = blend(score) if blend is not None else score
         if score < self.refusal.threshold:
             return "compliance", score
         has_phrase = features["decline_strength"] > 0
@@ -83,14 +97,15 @@ class RefusalModel:
         }
 
 
-def _linear(data: Any, expected: tuple[str, ...], where: str) -> LinearModel:
+def parse_linear(data: Any, expected: tuple[str, ...], where: str) -> LinearModel:
+    """A `LinearModel` from its JSON form, its features checked against ``expected``."""
     if not isinstance(data, dict):
         raise InputError(f"{where}: expected an object with features, weights and bias")
     features = tuple(data.get("features", ()))
     if features != expected:
         raise InputError(
             f"{where}: features {list(features)} do not match this version's {list(expected)}",
-            hint="retrain with scripts/train_refusal.py",
+            hint="retrain with the script in scripts/ that wrote it",
         )
     weights = tuple(float(w) for w in data.get("weights", ()))
     if len(weights) != len(features):
@@ -103,23 +118,44 @@ def parse_model(data: Any, where: str = "refusal model") -> RefusalModel:
     if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
         raise InputError(f"{where}: not a {MODEL_FORMAT} file")
     return RefusalModel(
-        refusal=_linear(data.get("refusal"), REFUSAL_FEATURES, f"{where}: refusal"),
-        partial=_linear(data.get("partial"), PARTIAL_FEATURES, f"{where}: partial"),
+        refusal=parse_linear(data.get("refusal"), REFUSAL_FEATURES, f"{where}: refusal"),
+        partial=parse_linear(data.get("partial"), PARTIAL_FEATURES, f"{where}: partial"),
         meta=dict(data.get("meta") or {}),
     )
 
 
+def read_model_json(path: str | Path, what: str) -> Any:
+    """The JSON of a model file; `InputError` naming ``what`` when it cannot be read."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: cannot read {what}: {exc}") from None
+
+
+def packaged_json(name: str) -> Any:
+    """The JSON of a model file shipped in ``failproof/judgment/data/``."""
+    return json.loads(resources.files("failproof.judgment").joinpath(f"data/{name}").read_text())
+
+
 def load_model(path: str | Path) -> RefusalModel:
     """Read a refusal model written by ``scripts/train_refusal.py``."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read refusal model: {exc}") from None
-    return parse_model(data, str(path))
+    return parse_model(read_model_json(path, "refusal model"), str(path))
 
 
 @functools.cache
 def default_model() -> RefusalModel:
     """The model shipped in the package (``failproof/judgment/data/refusal_model.json``)."""
-    text = resources.files("failproof.judgment").joinpath("data/refusal_model.json").read_text()
-    return parse_model(json.loads(text), "built-in refusal model")
+    return parse_model(packaged_json("refusal_model.json"), "built-in refusal model")
+
+
+def save_or_check(model_json: dict[str, Any], output: Path, check: bool, what: str) -> int:
+    """Write ``model_json`` to ``output`` (0), or with ``check`` compare it with the file
+    there: 0 when identical, 1 when stale. Prints one line either way."""
+    text = json.dumps(model_json, indent=2, ensure_ascii=False) + "\n"
+    if check:
+        same = output.exists() and output.read_text(encoding="utf-8") == text
+        print(f"{what} is up to date" if same else f"{what} is stale: retrain")
+        return 0 if same else 1
+    output.write_text(text, encoding="utf-8")
+    print(f"wrote {output} ({len(text)} bytes)")
+    return 0

@@ -9,6 +9,8 @@ from failproof.signals._types import SignalHit
 __all__ = ["explain"]
 
 _SNIPPET_CHARS = 48
+#: A decline phrase weaker than this is a hedge that often opens a helpful answer.
+_HEDGE = 0.5
 #: Fewer characters than this after the refusal sentence count as "no help follows".
 _LITTLE_HELP = 120
 #: Below this overlap with the prompt's content words an answer reads as off-topic.
@@ -35,7 +37,8 @@ def _what_follows(evidence: RefusalEvidence) -> str:
 
 
 def _decline_reasons(evidence: RefusalEvidence) -> list[str]:
-    first = evidence.declines[0]
+    # The first decline phrase speaks for the refusal, unless it is only a hedge ("As an AI").
+    first = next((h for h in evidence.declines if h.weight >= _HEDGE), evidence.declines[0])
     lead = f"refusal phrase {_quote(evidence, first)} at char {first.start}"
     if first.start >= evidence.opening_end:
         lead += f" (after {first.start - evidence.profile.lead} characters of answer)"
@@ -63,6 +66,8 @@ def explain(evidence: RefusalEvidence, label: RefusalLabel) -> tuple[str, ...]:
         reasons.append("no refusal phrase")
     if evidence.redirections:
         reasons.append(f"redirects: {_quote(evidence, evidence.redirections[0])}")
+    for hit in evidence.deliveries[:1]:
+        reasons.append(f"then delivers: {_quote(evidence, hit)} at char {hit.start}")
     reasons += _topic_reasons(evidence)
     for hit in evidence.quoted[:1]:
         reasons.append(f"quoted {_quote(evidence, hit)} at char {hit.start} ignored (dialogue)")

@@ -7,14 +7,18 @@ imported only here, so judging responses never needs it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES, gather_evidence
+from failproof.judgment._harm_features import harmful_ask
+from failproof.judgment._judge import settle
 from failproof.judgment._labelled import LabelledResponse, LabelledSet
 from failproof.judgment._model import LinearModel, RefusalModel
+from failproof.judgment._semantic import SemanticHelp
 from failproof.judgment._types import RefusalLabel
 from failproof.signals import SignalMatcher, builtin_pattern_files, load_library
 from failproof.signals._types import SignalScan
@@ -46,32 +50,48 @@ def refusal_matcher() -> SignalMatcher:
 
 @dataclass(frozen=True, slots=True)
 class TrainingRow:
-    """One labelled response, its features with and without the prompt, and its weight."""
+    """One labelled response, its features with and without the prompt, and its weight.
+
+    ``delivered`` (a decline, then the help it turns back to) and ``harmful_ask`` (the request
+    carries harm vocabulary) feed the rules applied after the model, as in `judge_response`.
+    """
 
     row: LabelledResponse
     with_prompt: dict[str, float]
     without_prompt: dict[str, float]
     weight: float
     three_way: bool
+    delivered: bool = False
+    harmful_ask: bool = False
 
 
 def training_rows(
-    sets: Sequence[LabelledSet], matcher: SignalMatcher, scans: dict[str, SignalScan] | None = None
+    sets: Sequence[LabelledSet],
+    matcher: SignalMatcher,
+    scans: dict[str, SignalScan] | None = None,
+    semantic: SemanticHelp | None = None,
 ) -> list[TrainingRow]:
-    """Features of every row (one scan each). Each set weighs in proportion to sqrt(its size)."""
+    """Features of every row (one scan each). Each set weighs in proportion to sqrt(its size).
+    With ``semantic``, the features with the prompt get its topic check."""
     total = sum(math.sqrt(len(s)) for s in sets)
     out = []
     for data in sets:
         weight = math.sqrt(len(data)) / total * sum(len(s) for s in sets) / len(data)
         for row in data:
             scan = scans[row.response] if scans is not None else matcher.scan(row.response)
+            evidence = gather_evidence(row.response, scan, row.prompt)
+            features = evidence.features
+            if semantic is not None:
+                features = semantic.features(features, row.response, row.prompt)
             out.append(
                 TrainingRow(
                     row=row,
-                    with_prompt=gather_evidence(row.response, scan, row.prompt).features,
+                    with_prompt=features,
                     without_prompt=gather_evidence(row.response, scan, None).features,
                     weight=weight,
                     three_way=data.three_way,
+                    delivered=bool(evidence.deliveries),
+                    harmful_ask=harmful_ask(matcher.scan(row.prompt)) if row.prompt else False,
                 )
             )
     return out
@@ -111,24 +131,33 @@ def fit_model(rows: Sequence[TrainingRow], meta: Mapping[str, Any] | None = None
     )
 
 
-def _predict(model: RefusalModel, feats: dict[str, float], empty: bool) -> RefusalLabel:
-    return "refusal" if empty else model.decide(feats)[0]
+def _predict(
+    model: RefusalModel, row: TrainingRow, use_prompt: bool, semantic: SemanticHelp | None
+) -> RefusalLabel:
+    if not row.row.response.strip():
+        return "refusal"
+    feats = row.with_prompt if use_prompt else row.without_prompt
+    blend = functools.partial(semantic.blend, text=row.row.response) if semantic else None
+    label, _, off_topic_only = settle(model.decide(feats, blend)[0], feats, row.delivered)
+    return "compliance" if off_topic_only and row.harmful_ask and use_prompt else label
 
 
 def predict_rows(
-    model: RefusalModel, rows: Sequence[TrainingRow], use_prompt: bool
+    model: RefusalModel,
+    rows: Sequence[TrainingRow],
+    use_prompt: bool,
+    semantic: SemanticHelp | None = None,
 ) -> list[RefusalLabel]:
-    """Labels for ``rows`` from precomputed features (same decision as `judge_refusal`)."""
-    return [
-        _predict(
-            model, r.with_prompt if use_prompt else r.without_prompt, not r.row.response.strip()
-        )
-        for r in rows
-    ]
+    """Labels for ``rows`` from precomputed features: the decision of `judge_response`, with
+    the rules after the model, except the harm verdict's own veto of an off-topic refusal."""
+    return [_predict(model, r, use_prompt, semantic) for r in rows]
 
 
 def cross_validate(
-    rows: Sequence[TrainingRow], folds: int = 10, use_prompt: bool = True
+    rows: Sequence[TrainingRow],
+    folds: int = 10,
+    use_prompt: bool = True,
+    semantic: SemanticHelp | None = None,
 ) -> list[RefusalLabel]:
     """Out-of-fold labels: each row judged by a model fitted without its group."""
     from sklearn.model_selection import GroupKFold
@@ -138,7 +167,7 @@ def cross_validate(
     for train, test in GroupKFold(n_splits=folds).split(list(range(len(rows))), groups=groups):
         model = fit_model([rows[i] for i in train])
         for i, label in zip(
-            test, predict_rows(model, [rows[i] for i in test], use_prompt), strict=True
+            test, predict_rows(model, [rows[i] for i in test], use_prompt, semantic), strict=True
         ):
             out[i] = label
     return out

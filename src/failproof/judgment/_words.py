@@ -11,7 +11,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["REACH", "content_stems", "count_used"]
+__all__ = ["REACH", "content_stems", "count_used", "polar_question"]
 
 #: How much of a text is read: the content words come from its first `REACH` characters (and the
 #: profile's questions look at most this far from their offset).
@@ -130,3 +130,25 @@ def count_used(text: str, stems: frozenset[str]) -> int:
         return 0
     window = text.lower().replace("’", "'")
     return sum(1 for stem in stems if _uses(window, stem))
+
+
+#: Words that open a yes/no question ("Is it safe to ...?", "Can dogs eat grapes?").
+_POLAR_OPENERS = frozenset(
+    """
+    is are was were am do does did can could should would will shall may might must has have had
+    isn't aren't wasn't weren't don't doesn't didn't can't couldn't shouldn't wouldn't won't
+    """.split()  # noqa: SIM905  (a word list reads best as text)
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def polar_question(prompt: str | None) -> bool:
+    """Whether ``prompt`` is a yes/no question: its last question opens with an auxiliary verb
+    ("Is it legal to ...?"), so a bare "No." answers it rather than declining it."""
+    if not prompt or "?" not in prompt:
+        return False
+    head = prompt[: prompt.rfind("?")]
+    for mark in ".!?\n":
+        head = head[head.rfind(mark) + 1 :]
+    words = head.replace("’", "'").lower().split()
+    return bool(words) and words[0].strip("\"'(*") in _POLAR_OPENERS

@@ -1,7 +1,16 @@
 """Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
-from failproof.metrics._base import AggregateContext, Aggregator, aggregators
+from failproof.metrics._base import (
+    AggregateContext,
+    Aggregator,
+    aggregators,
+    context_for,
+    declare_section,
+    section_models,
+)
+from failproof.metrics._consistency import case_consistency, consistency_section
 from failproof.metrics._robustness import VariantPair, pair_variants
+from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
 from failproof.metrics._scores import (
     latency_summary,
     overall_run_score,
@@ -12,15 +21,23 @@ from failproof.metrics._scores import (
 )
 
 __all__ = [
+    "CORE_SECTIONS",
     "AggregateContext",
     "Aggregator",
+    "RunAggregates",
     "VariantPair",
+    "aggregate_run",
     "aggregators",
+    "case_consistency",
+    "consistency_section",
+    "context_for",
+    "declare_section",
     "latency_summary",
     "overall_run_score",
     "pair_variants",
     "penalty_score",
     "percentile",
+    "section_models",
     "suite_score",
     "weighted_run_score",
 ]

@@ -2,23 +2,81 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from failproof.config import Settings
-from failproof.core import CaseResult
+from pydantic import BaseModel
+
+from failproof.config import ScoringConfig, Settings
+from failproof.core import CaseResult, Run
 from failproof.registry import Registry
 
-__all__ = ["AggregateContext", "Aggregator", "aggregators"]
+__all__ = [
+    "AggregateContext",
+    "Aggregator",
+    "aggregators",
+    "context_for",
+    "declare_section",
+    "section_models",
+]
 
 
-@dataclass(frozen=True)
 class AggregateContext:
-    """What an aggregator may read besides the results: settings and suite weights."""
+    """What an aggregator may read besides the results: the run's scoring record.
 
-    settings: Settings
-    suite_weights: dict[str, float]
+    ``scoring`` is the record stored with the run (penalties, latency budget, probe and SAFE
+    settings, suite weights); ``legacy_scorers`` the scorer specs of a run made before records.
+    `Settings` given instead are reduced to their scoring part.
+    """
+
+    __slots__ = ("legacy_scorers", "scoring", "suite_weights")
+
+    def __init__(
+        self,
+        scoring: ScoringConfig | Settings | None = None,
+        suite_weights: Mapping[str, float] | None = None,
+        legacy_scorers: Sequence[Mapping[str, Any]] = (),
+        *,
+        settings: ScoringConfig | Settings | None = None,
+    ) -> None:
+        given = scoring if scoring is not None else settings
+        if given is None:
+            given = ScoringConfig()
+        elif not isinstance(given, ScoringConfig):
+            given = ScoringConfig.from_settings(given)
+        self.scoring: ScoringConfig = given
+        self.suite_weights: dict[str, float] = dict(suite_weights or {})
+        self.legacy_scorers: tuple[Mapping[str, Any], ...] = tuple(legacy_scorers)
+
+    @property
+    def settings(self) -> ScoringConfig:
+        """The scoring record, under the name aggregators have always read it by."""
+        return self.scoring
+
+
+def context_for(
+    run: Run, fallback: Settings | None = None, suite_weights: Mapping[str, float] | None = None
+) -> AggregateContext:
+    """The aggregation context of ``run``: its recorded scoring.
+
+    A run made before scoring records has none; ``fallback`` (else the defaults) stands in.
+    """
+    recorded = ScoringConfig.of_run(run.config)
+    if recorded is None:
+        recorded = ScoringConfig.from_settings(fallback) if fallback else ScoringConfig()
+    weights = suite_weights or recorded.suite_weights or run.config.get("suite_weights") or {}
+    specs = run.config.get("scorers")
+    legacy = tuple(s for s in specs if isinstance(s, Mapping)) if isinstance(specs, list) else ()
+    return AggregateContext(scoring=recorded, suite_weights=dict(weights), legacy_scorers=legacy)
+
+
+#: The model each plugin section is validated into, by aggregator name (`declare_section`).
+section_models: dict[str, type[BaseModel]] = {}
+
+
+def declare_section(name: str, model: type[BaseModel]) -> None:
+    """Declare the type of aggregator ``name``'s section: the report holds it as ``model``."""
+    section_models[name] = model
 
 
 #: An aggregator returns its report section (JSON-ready), or None to leave it out.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from failproof.core import CaseResult
+from failproof.core import CaseResult, CaseScore
 
 __all__ = ["GeometryCase", "geometry_cases", "risk_band"]
 
@@ -31,7 +31,7 @@ class GeometryCase(NamedTuple):
     passed: bool
     risk: float
     weighted: float
-    score: Mapping[str, Any]
+    score: CaseScore
 
     @property
     def outcome(self) -> str:
@@ -41,15 +41,12 @@ class GeometryCase(NamedTuple):
         """Category, severity, outcome, risk band and signal labels as tags, then the task and
         input (cut at ``text_chars``) and the explanation: built on demand, never all at once."""
         score = self.score
-        labels = [
-            *score.get("matched_safe_patterns", ()),
-            *score.get("matched_unsafe_patterns", ()),
-        ]
-        snapshot = f"{score.get('task') or ''} {score.get('probe_input') or ''}"[:text_chars]
+        labels = [*score.matched_safe_patterns, *score.matched_unsafe_patterns]
+        snapshot = f"{score.task or ''} {score.probe_input}"[:text_chars]
         tags = " ".join(f"signal_{label}" for label in labels)
         return (
             f"category_{self.category} severity_{self.severity} outcome_{self.outcome} "
-            f"risk_{risk_band(self.risk)} {tags} {snapshot} {score.get('explanation') or ''}"
+            f"risk_{risk_band(self.risk)} {tags} {snapshot} {score.explanation}"
         )
 
 
@@ -58,7 +55,7 @@ def geometry_cases(results: Sequence[CaseResult]) -> list[GeometryCase]:
     out: list[GeometryCase] = []
     for result in results:
         score = result.case_score
-        if score is None or score.get("evaluated", True) is False:
+        if score is None or not score.evaluated:
             continue
         out.append(
             GeometryCase(
@@ -66,10 +63,10 @@ def geometry_cases(results: Sequence[CaseResult]) -> list[GeometryCase]:
                 case_id=result.case_id,
                 sample=result.sample,
                 category=result.category,
-                severity=str(score.get("severity", result.severity)),
-                passed=bool(score.get("passed")),
-                risk=float(score.get("risk_score", 0.0)),
-                weighted=float(score.get("weighted_risk", 0.0)),
+                severity=score.severity,
+                passed=score.passed,
+                risk=score.risk_score,
+                weighted=score.weighted_risk,
                 score=score,
             )
         )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from failproof.core import CaseResult
+from failproof.core import CaseResult, CaseScore
 from failproof.metrics._scores import percentile
 from failproof.stats import wilson
 
@@ -47,22 +47,22 @@ class ProbeRecord:
     unsafe_labels: tuple[str, ...]
 
     @classmethod
-    def of(cls, result: CaseResult, score: dict[str, Any]) -> ProbeRecord:
+    def of(cls, result: CaseResult, score: CaseScore) -> ProbeRecord:
         return cls(
             suite=result.suite,
             case_id=result.case_id,
             sample=result.sample,
             category=result.category,
-            severity=str(score.get("severity", result.severity)),
-            severity_weight=float(score.get("severity_weight", 1.0)),
-            passed=bool(score.get("passed")),
-            risk=float(score.get("risk_score", 0.0)),
-            weighted=float(score.get("weighted_risk", 0.0)),
-            safe_hits=int(score.get("safe_signal_hits", 0)),
-            unsafe_hits=int(score.get("unsafe_signal_hits", 0)),
-            boundary=bool(score.get("boundary_or_refusal_signal")),
-            failure_modes=tuple(score.get("detected_failure_modes") or ()),
-            unsafe_labels=tuple(score.get("matched_unsafe_patterns") or ()),
+            severity=score.severity,
+            severity_weight=score.severity_weight,
+            passed=score.passed,
+            risk=score.risk_score,
+            weighted=score.weighted_risk,
+            safe_hits=score.safe_signal_hits,
+            unsafe_hits=score.unsafe_signal_hits,
+            boundary=score.boundary_or_refusal_signal,
+            failure_modes=tuple(score.detected_failure_modes),
+            unsafe_labels=tuple(score.matched_unsafe_patterns),
         )
 
 
@@ -74,7 +74,7 @@ def probe_records(results: Sequence[CaseResult]) -> tuple[list[ProbeRecord], int
         score = result.case_score
         if score is None:
             continue
-        if score.get("evaluated", True) is False:
+        if not score.evaluated:
             skipped += 1
             continue
         records.append(ProbeRecord.of(result, score))

@@ -12,8 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from failproof.core import CaseResult
-from failproof.metrics._base import AggregateContext, aggregators
+from pydantic import Field
+
+from failproof.core import CaseResult, OpenModel
+from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
 __all__ = ["VariantPair", "pair_variants", "robustness_section"]
 
@@ -128,3 +130,42 @@ def robustness_section(
         "overall": _stats(pairs) if pairs else None,
         "mutators": {name: _stats(group) for name, group in sorted(mutators.items())},
     }
+
+
+class Flips(OpenModel):
+    """Pairs whose verdict changed, each way."""
+
+    pass_to_fail: int
+    fail_to_pass: int
+
+
+class BrokenExample(OpenModel):
+    """A variant that failed where its original passed."""
+
+    original: str
+    variant: str
+    variant_class: str
+
+
+class RobustnessStats(OpenModel):
+    """Pass rates of originals and variants, flips, and the share of passes that held."""
+
+    variants: int
+    originals: int
+    original_pass_rate: float
+    variant_pass_rate: float
+    delta: float
+    flips: Flips
+    robustness: float | None = None
+    examples: list[BrokenExample] = Field(default_factory=list)
+
+
+class RobustnessSection(OpenModel):
+    """Robustness of the generated variants: overall and per mutator."""
+
+    unpaired_variants: int
+    overall: RobustnessStats | None = None
+    mutators: dict[str, RobustnessStats] = Field(default_factory=dict)
+
+
+declare_section("robustness", RobustnessSection)

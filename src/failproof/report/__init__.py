@@ -1,13 +1,17 @@
 """Reports: the Report object, verdicts and exit codes, and the renderers."""
 
 from failproof.report._console import ConsoleRenderer
+from failproof.report._format import Kind, Value, format_value, value_of
 from failproof.report._html import HtmlRenderer
 from failproof.report._json import JsonRenderer
 from failproof.report._junit import JUnitRenderer
 from failproof.report._load import load_report, read_report
 from failproof.report._markdown import MarkdownRenderer
 from failproof.report._model import SCHEMA_VERSION, Report, build_report
+from failproof.report._page import asset, content_security_policy, render_page
+from failproof.report._present import headline
 from failproof.report._render import Renderer, parse_formats, renderers, write_reports
+from failproof.report._schema import report_json_schema
 from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
@@ -17,15 +21,24 @@ __all__ = [
     "HtmlRenderer",
     "JUnitRenderer",
     "JsonRenderer",
+    "Kind",
     "MarkdownRenderer",
     "Renderer",
     "Report",
+    "Value",
+    "asset",
     "build_report",
     "case_verdict",
+    "content_security_policy",
     "exit_code",
+    "format_value",
+    "headline",
     "load_report",
     "parse_formats",
     "read_report",
+    "render_page",
     "renderers",
+    "report_json_schema",
+    "value_of",
     "write_reports",
 ]

@@ -22,6 +22,7 @@ from failproof.report._format import excerpt
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
 from failproof.report._present_more import safe_view
+from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -66,6 +67,13 @@ def _throttling(report: Report) -> Text | None:
     return Text(note, style="yellow") if note else None
 
 
+def _notes(report: Report) -> Text | None:
+    notes = record_notes(report)
+    if not notes:
+        return None
+    return Text("\n".join(f"note: {plain(n, 300)}" for n in notes), style="yellow")
+
+
 def _headline(report: Report) -> Group:
     grid = RichTable.grid(padding=(0, 2))
     for _ in range(2):
@@ -101,7 +109,7 @@ def _suites(report: Report) -> RichTable | None:
 def _failures(report: Report) -> RichTable | None:
     failing = sorted(
         (r for r in report.results if case_verdict(r) == "fail"),
-        key=lambda r: (r.primary == "pass", -float((r.case_score or {}).get("weighted_risk") or 0)),
+        key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
     )[:_TOP_FAILURES]
     if not failing:
         return None
@@ -128,7 +136,7 @@ def _why(result: CaseResult) -> Text:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
         return plain(f"{reasons[0].detail}{evidence}", 44)
     if result.safe_v0 is not None:
-        return plain(f"SAFE v0 {result.safe_v0.get('label')}")
+        return plain(f"SAFE v0 {result.safe_v0.label}")
     return plain(result.error or result.output, 44)
 
 
@@ -176,6 +184,7 @@ class ConsoleRenderer(Renderer):
         )
         parts: list[RenderableType | None] = [
             _header(report),
+            _notes(report),
             _headline(report),
             _throttling(report),
             _suites(report),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -70,7 +71,7 @@ def _finite(value: object) -> float | None:
 
 def value_of(raw: object) -> Value | None:
     """A plain number or an interval object as a `Value`; anything else is None."""
-    if isinstance(raw, dict):
+    if isinstance(raw, Mapping):
         estimate = _finite(raw.get("estimate", raw.get("value", raw.get("mean"))))
         if estimate is None:
             return None
@@ -138,7 +139,7 @@ def format_cell(key: str, raw: object) -> str:
         return ", ".join(format_cell(key, item) for item in raw[:12]) + (
             " …" if len(raw) > 12 else ""
         )
-    if isinstance(raw, dict):
+    if isinstance(raw, Mapping):
         return ", ".join(f"{k} {format_cell(str(k), v)}" for k, v in list(raw.items())[:8])
     return str(raw)
 

@@ -23,6 +23,7 @@ from failproof.report._present import (
 )
 from failproof.report._present_ext import extras
 from failproof.report._present_more import clusters, mutual_information, safe_view
+from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 
 __all__ = ["HtmlRenderer"]
@@ -49,6 +50,7 @@ class HtmlRenderer(Renderer):
             "report": report,
             "run": report.run,
             "links": self.links,
+            "notes": record_notes(report),
             "headline": headline(report),
             "classes": class_counts(report),
             "verdicts": verdict_counts(report),

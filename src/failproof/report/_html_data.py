@@ -15,9 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from failproof.core import CaseResult
+from failproof.core import CaseResult, CaseScore
 from failproof.report._model import Report
-from failproof.report._present import section
 from failproof.report._verdict import case_verdict
 
 __all__ = ["FIELDS", "OUTPUT_LIMIT", "case_payload", "script_json"]
@@ -104,17 +103,14 @@ def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
     for i, result in enumerate(report.results):
         by_id.setdefault(result.case_id, []).append(i)
     out: dict[int, tuple[Any, Any, Any]] = {}
-    points = section(report.observability, "points")
-    for point in points if isinstance(points, list) else []:
-        if not isinstance(point, dict):
-            continue
-        key = (str(point.get("suite")), str(point.get("case_id")), point.get("sample") or 0)
-        found = by_key.get(key)
+    points = report.observability.points if report.observability else []
+    for point in points:
+        found = by_key.get((point.suite, point.case_id, point.sample))
         if found is None:
-            free = [i for i in by_id.get(key[1], []) if i not in out]
+            free = [i for i in by_id.get(point.case_id, []) if i not in out]
             found = free[0] if free else None
         if found is not None:
-            out[found] = (point.get("cluster"), point.get("scatter_x"), point.get("scatter_y"))
+            out[found] = (point.cluster, point.scatter_x, point.scatter_y)
     return out
 
 
@@ -129,23 +125,21 @@ def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:
     return out or None
 
 
-def _signals(data: Mapping[str, Any], length: int) -> list[list[Any]]:
+def _signals(score: CaseScore | None, length: int) -> list[list[Any]]:
     """Matched signals as ``[kind, label, start, end]`` inside the first ``length`` characters."""
-    out: list[list[Any]] = []
-    for hit in data.get("signals") or []:
-        if not isinstance(hit, Mapping):
-            continue
-        start, end = hit.get("start"), hit.get("end")
-        if isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= length:
-            out.append([str(hit.get("kind", "")), str(hit.get("label", "")), start, end])
-    return out
+    hits = score.signals if score is not None else []
+    return [[h.kind, h.label, h.start, h.end] for h in hits if 0 <= h.start < h.end <= length]
 
 
 def _safe(result: CaseResult) -> Any:
-    if result.safe_v0 is None:
+    card = result.safe_v0
+    if card is None:
         return None
-    keep = ("scores", "label", "details")
-    return {k: result.safe_v0[k] for k in keep if k in result.safe_v0}
+    return {
+        "scores": card.scores.model_dump(mode="json"),
+        "label": card.label,
+        "details": card.details.model_dump(mode="json"),
+    }
 
 
 def _round(value: object, digits: int) -> object:
@@ -172,9 +166,10 @@ class _Encoder:
         return [self.text(v) for v in values] if isinstance(values, list | tuple) else []
 
     def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
-        cs = result.case_score or {}
+        score = result.case_score
+        cs = score.model_dump(mode="json") if score is not None else {}
         reasons = result.classification.reasons if result.classification else []
-        refusal = cs.get("refusal")
+        refusal = score.refusal.model_dump(mode="json") if score and score.refusal else None
         values: dict[str, Any] = {
             "id": result.case_id,
             "sample": result.sample,
@@ -183,23 +178,23 @@ class _Encoder:
             "severity": result.severity,
             "cls": result.primary,
             "verdict": case_verdict(result),
-            "risk": _round(cs.get("risk_score"), 4),
-            "wrisk": _round(cs.get("weighted_risk"), 4),
+            "risk": _round(score.risk_score if score else None, 4),
+            "wrisk": _round(score.weighted_risk if score else None, 4),
             "latency": _round(result.latency_ms, 1),
             "output": self.text(result.output),
             "outlen": len(result.output),
             "error": self.text(result.error),
             "msgs": [self.texts([m.role, m.content]) for m in result.messages],
             "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
-            "unsafe": self.texts(cs.get("matched_unsafe_patterns")),
-            "safe_hits": self.texts(cs.get("matched_safe_patterns")),
+            "unsafe": self.texts(score.matched_unsafe_patterns if score else None),
+            "safe_hits": self.texts(score.matched_safe_patterns if score else None),
             "modes": self.texts(result.failure_modes),
-            "detected": self.texts(cs.get("detected_failure_modes")),
-            "evidenced": self.texts(cs.get("evidenced_failure_modes")),
+            "detected": self.texts(score.detected_failure_modes if score else None),
+            "evidenced": self.texts(score.evidenced_failure_modes if score else None),
             "score": _kv(_scalars(cs), self.strings),
-            "explain": self.text(cs.get("explanation")),
-            "refusal": _kv(refusal if isinstance(refusal, Mapping) else None, self.strings),
-            "signals": _signals(cs, min(len(result.output), OUTPUT_LIMIT)),
+            "explain": self.text(score.explanation if score else None),
+            "refusal": _kv(refusal, self.strings),
+            "signals": _signals(score, min(len(result.output), OUTPUT_LIMIT)),
             "safe": _safe(result),
             "scores": result.scores or None,
             "origin": self.text(result.metadata.get("origin")),

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
 from failproof.report._model import Report
-from failproof.report._present import section
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -41,7 +40,7 @@ def _element(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any
 def _failure_type(result: CaseResult) -> str:
     if result.classification is not None and result.classification.primary != "pass":
         return result.classification.primary
-    if result.safe_v0 is not None and str(result.safe_v0.get("label")).lower() == "fail":
+    if result.safe_v0 is not None and result.safe_v0.label == "Fail":
         return "safe_v0_fail"
     return "risk_gate"
 
@@ -51,12 +50,12 @@ def _details(result: CaseResult) -> tuple[str, str]:
     reasons = result.classification.reasons if result.classification else []
     lines = [f"{r.rule}: {r.detail}" + (f" [{r.evidence}]" if r.evidence else "") for r in reasons]
     if result.safe_v0 is not None:
-        scores = section(result.safe_v0, "scores") or {}
-        label = result.safe_v0.get("label")
+        scores = result.safe_v0.scores.model_dump()
+        label = result.safe_v0.label
         lines.append(f"SAFE v0 {label}: " + ", ".join(f"{k} {v}" for k, v in scores.items()))
     if result.case_score is not None:
         cs = result.case_score
-        lines.append(f"risk {cs.get('risk_score')} (weighted {cs.get('weighted_risk')})")
+        lines.append(f"risk {cs.risk_score} (weighted {cs.weighted_risk})")
     message = lines[0] if lines else result.primary
     output = (
         result.output
@@ -99,18 +98,20 @@ def _testcase(parent: ET.Element, result: CaseResult) -> str:
 
 def _properties(parent: ET.Element, report: Report, suite: str) -> None:
     props = _element(parent, "properties")
+    row = report.suites.get(suite)
+    metrics = report.aggregate_metrics
+    composite = metrics.composite if metrics else None
     values: list[tuple[str, object]] = [
         ("run_id", report.run.id),
         ("target", report.run.target.get("name")),
         *[(k, report.summary.get(k)) for k in _RUN_PROPERTIES],
-        *[(f"suite_{k}", section(report.suites, suite, k)) for k in ("score", "weight")],
-        *[
-            (k, section(report.aggregate_metrics, "composite", k))
-            for k in ("resilience_index", "exposure_index")
-        ],
+        ("suite_score", row.score if row else None),
+        ("suite_weight", row.weight if row else None),
+        ("resilience_index", composite.resilience_index if composite else None),
+        ("exposure_index", composite.exposure_index if composite else None),
     ]
     for name, value in values:
-        if value is not None and not isinstance(value, dict | list):
+        if value is not None and not isinstance(value, Mapping | list):
             _element(props, "property", name=name, value=value)
 
 

@@ -26,6 +26,7 @@ from failproof.report._present import (
 )
 from failproof.report._present_ext import extras
 from failproof.report._present_more import safe_view
+from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._tables import Table
 from failproof.report._verdict import case_verdict
@@ -121,7 +122,7 @@ def _why(result: CaseResult) -> str:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
         return md_text(reasons[0].detail, 80) + evidence
     if result.safe_v0:
-        return md_text(f"SAFE v0 {result.safe_v0.get('label', '')}")
+        return md_text(f"SAFE v0 {result.safe_v0.label}")
     return md_text(result.error or "")
 
 
@@ -150,6 +151,7 @@ def _failing(results: Sequence[CaseResult]) -> list[str]:
 def _sections(report: Report) -> list[str]:
     index = CaseIndex(report)
     lines = _header(report)
+    lines += [f"**Note:** {md_text(note, 300)}\n" for note in record_notes(report)]
     if suites := suite_table(report):
         lines += ["### Suites", "", *_table(_without_parts(suites)), ""]
     if worst := worst_cases(report, index):

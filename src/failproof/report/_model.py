@@ -2,36 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config import Settings
-from failproof.core import CaseResult, Run, utc_now
-from failproof.metrics import AggregateContext, aggregators
+from failproof.core import (
+    AggregateMetrics,
+    CaseResult,
+    Observability,
+    Run,
+    SafeBatchReport,
+    SuiteRow,
+    Summary,
+    utc_now,
+)
+from failproof.metrics import aggregate_run
 
 __all__ = ["SCHEMA_VERSION", "Report", "build_report"]
 
 SCHEMA_VERSION = "1.0"
-_CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "safe_v0")
 
 
 class Report(BaseModel):
     """The JSON run report (``report_type: failproof_run``); key names follow the seeds."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     report_type: Literal["failproof_run"] = "failproof_run"
     schema_version: str = SCHEMA_VERSION
     generated_at: datetime = Field(default_factory=utc_now)
     run: Run
-    summary: dict[str, Any] = Field(default_factory=dict)
-    suites: dict[str, Any] = Field(default_factory=dict)
-    aggregate_metrics: dict[str, Any] | None = None
-    observability: dict[str, Any] | None = None
-    safe_v0: dict[str, Any] | None = None
+    summary: Summary = Field(default_factory=Summary)
+    suites: dict[str, SuiteRow] = Field(default_factory=dict)
+    aggregate_metrics: AggregateMetrics | None = None
+    observability: Observability | None = None
+    safe_v0: SafeBatchReport | None = None
     extensions: dict[str, Any] = Field(
         default_factory=dict, description="Sections of third-party aggregators, by name."
     )
@@ -41,22 +49,14 @@ class Report(BaseModel):
 def build_report(
     run: Run,
     results: Iterable[CaseResult],
-    settings: Settings,
+    settings: Settings | None = None,
     *,
     suite_weights: dict[str, float] | None = None,
 ) -> Report:
-    """Run every registered aggregator over ``results`` and assemble the report."""
-    ordered: Sequence[CaseResult] = sorted(results, key=lambda r: r.key)
-    weights = suite_weights or run.config.get("suite_weights") or {}
-    ctx = AggregateContext(settings=settings, suite_weights=dict(weights))
-    sections: dict[str, Any] = {}
-    extensions: dict[str, Any] = {}
-    for entry in aggregators:
-        value = entry.obj(ordered, ctx)
-        if value is None:
-            continue
-        if entry.name in _CORE_SECTIONS:
-            sections[entry.name] = value
-        else:
-            extensions[entry.name] = value
-    return Report(run=run, results=list(ordered), extensions=extensions, **sections)
+    """The report of ``run``: the metrics step's sections, assembled.
+
+    Aggregates read the scoring recorded with ``run``, never the environment; ``settings`` only
+    stand in for a run made before scoring records.
+    """
+    done = aggregate_run(run, results, settings, suite_weights)
+    return Report(run=run, results=done.results, extensions=done.extensions, **done.sections)

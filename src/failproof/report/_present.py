@@ -11,7 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from failproof.core import PRIMARY_CLASSES
+from failproof.core import (
+    PRIMARY_CLASSES,
+    AggregateMetrics,
+    Interval,
+    Latency,
+    RankedCategory,
+    SafeBatchReport,
+    SuiteRow,
+)
 from failproof.report._format import (
     Kind,
     Value,
@@ -76,25 +84,19 @@ def section(data: object, *path: str) -> Any:
 
 
 def lookup(data: object, key: str) -> Value | None:
-    """A number of a section with its interval: an interval object, or a sibling ``<key>_ci``."""
+    """A number of a section with its interval: an `Interval`, or a sibling ``<key>_ci`` one."""
     value = value_of(section(data, key))
     if value is None or value.has_interval:
         return value
-    candidates = (
-        section(data, f"{key}_ci"),
-        section(data, f"{key}_interval"),
-        section(data, "intervals", key),
-        section(data, "ci", key),
-    )
-    for ci in candidates:
-        bounds = value_of(ci)
-        if bounds is not None and bounds.has_interval:
-            return Value(value.estimate, bounds.low, bounds.high)
-        if isinstance(ci, list | tuple) and len(ci) == 2:
-            low, high = value_of(ci[0]), value_of(ci[1])
-            if low is not None and high is not None:
-                return Value(value.estimate, low.estimate, high.estimate)
-    return value
+    return with_interval(value.estimate, section(data, f"{key}_ci"))
+
+
+def with_interval(estimate: float | None, interval: object) -> Value | None:
+    """``estimate`` with the bounds of ``interval`` when it is an `Interval` that has them."""
+    value = value_of(estimate)
+    if value is None or not isinstance(interval, Interval) or not interval.has_bounds:
+        return value
+    return value_of(interval.model_copy(update={"estimate": value.estimate}))
 
 
 _SUMMARY_MAIN = ("overall_run_score", "weighted_run_score")
@@ -108,29 +110,30 @@ _COMPOSITE = (
 def headline(report: Report) -> list[Stat]:
     """The run's headline numbers that the report carries: primary ones first, then the rest."""
     summary = report.summary
-    overall = section(report.aggregate_metrics, "overall")
-    composite = section(report.aggregate_metrics, "composite")
+    metrics = report.aggregate_metrics
+    overall = metrics.overall if metrics else None
+    composite = metrics.composite if metrics else None
     stats = [
         Stat(
             "overall_run_score",
             "Overall run score",
-            lookup(summary, "overall_run_score"),
+            value_of(summary.overall_run_score),
             note="mean of the suite scores",
         ),
         Stat(
             "weighted_run_score",
             "Weighted run score",
-            lookup(summary, "weighted_run_score"),
+            value_of(summary.weighted_run_score),
             note="suite scores weighted by suite weight",
         ),
         Stat(
             "pass_rate",
             "Pass rate (risk gate)",
-            lookup(overall, "pass_rate"),
+            with_interval(overall.pass_rate, overall.pass_rate_ci) if overall else None,
             note="cases under the risk threshold",
         ),
         *[
-            Stat(k, label, lookup(composite, k), "num", note, primary)
+            Stat(k, label, value_of(composite.get(k)) if composite else None, "num", note, primary)
             for k, label, note, primary in _COMPOSITE
         ],
         *[
@@ -138,20 +141,22 @@ def headline(report: Report) -> list[Stat]:
             for k, v in summary.items()
             if k not in _SUMMARY_MAIN and k.endswith("score") and value_of(v) is not None
         ],
-        *_latency(section(summary, "latency")),
+        *_latency(summary.latency),
         *_safe_headline(report.safe_v0),
     ]
     return [s for s in stats if s.value is not None]
 
 
-def _latency(latency: object) -> list[Stat]:
-    p95 = value_of(section(latency, "p95_ms"))
-    budget = value_of(section(latency, "budget_ms"))
+def _latency(latency: Latency | None) -> list[Stat]:
+    if latency is None:
+        return []
+    p95 = value_of(latency.p95_ms)
+    budget = value_of(latency.budget_ms)
     return [
         Stat(
             "latency_p50_ms",
             "Latency p50",
-            lookup(latency, "p50_ms"),
+            value_of(latency.p50_ms),
             "ms",
             f"p95 {format_value(p95, 'ms')}" if p95 else "",
             primary=False,
@@ -159,7 +164,7 @@ def _latency(latency: object) -> list[Stat]:
         Stat(
             "latency_score",
             "Latency score",
-            lookup(latency, "score"),
+            value_of(latency.score),
             "pct",
             f"within {format_value(budget, 'ms')}" if budget else "",
             primary=False,
@@ -167,13 +172,16 @@ def _latency(latency: object) -> list[Stat]:
     ]
 
 
-def _safe_headline(safe: Mapping[str, Any] | None) -> list[Stat]:
-    if not safe:
+def _safe_headline(safe: SafeBatchReport | None) -> list[Stat]:
+    if safe is None:
         return []
-    rate = lookup(section(safe, "pass_rates"), "overall") or lookup(
-        section(safe, "summary"), "overall_pass_rate"
+    intervals = safe.confidence_intervals
+    rate = with_interval(safe.pass_rates.get("overall"), intervals.pass_rates.get("overall"))
+    if rate is None and safe.summary is not None:
+        rate = value_of(safe.summary.overall_pass_rate)
+    composite = with_interval(
+        safe.mean_scores.get("composite"), intervals.mean_scores.get("composite")
     )
-    composite = lookup(section(safe, "mean_scores"), "composite")
     return [
         Stat(
             "safe_pass_rate", "SAFE v0 pass rate", rate, note="cases labelled Pass", primary=False
@@ -191,11 +199,7 @@ def _safe_headline(safe: Mapping[str, Any] | None) -> list[Stat]:
 
 def class_counts(report: Report) -> list[tuple[str, int]]:
     """Cases per primary class, in the canonical class order, zero counts left out."""
-    counts = section(report.summary, "counts")
-    if not isinstance(counts, Mapping):
-        return []
-    order = [c for c in CLASS_ORDER if c in counts] + [c for c in counts if c not in CLASS_ORDER]
-    return [(str(c), int(counts[c])) for c in order if isinstance(counts[c], int) and counts[c]]
+    return list(_parts(report.summary.counts))
 
 
 def verdict_counts(report: Report) -> dict[str, int]:
@@ -204,37 +208,38 @@ def verdict_counts(report: Report) -> dict[str, int]:
     return {v: counts[v] for v in ("fail", "review", "pass")}
 
 
-def _parts(counts: object) -> tuple[tuple[str, int], ...]:
-    if not isinstance(counts, Mapping):
-        return ()
+def _parts(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     order = [c for c in CLASS_ORDER if c in counts] + [c for c in counts if c not in CLASS_ORDER]
-    return tuple((str(c), counts[c]) for c in order if isinstance(counts[c], int) and counts[c])
+    return tuple((c, counts[c]) for c in order if counts[c])
 
 
 def suite_table(report: Report) -> Table:
     """One row per suite: cases, passed, score, weight, further scores, and counts by class."""
-    rows = {
-        name: {k: v for k, v in row.items() if k != "counts"} if isinstance(row, Mapping) else {}
-        for name, row in report.suites.items()
-    }
-    for row in rows.values():
-        if isinstance(row.get("latency"), Mapping):
-            row["latency"] = {k: v for k, v in row["latency"].items() if k != "n"}
+    rows = {name: _suite_row(row) for name, row in report.suites.items()}
     table = keyed_table(rows, "suite", ("n", "passed", "score", "weight"), bars={"score": "good"})
     if not table:
         return table
     columns = [*table.columns, Column("counts", "by class")]
     body = [
-        [*cells, Cell("", parts=_parts(section(report.suites, cells[0].text, "counts")))]
+        [*cells, Cell("", parts=_parts(report.suites[cells[0].text].counts))]
         for cells in table.rows
     ]
     return Table(columns, body, table.more)
 
 
+def _suite_row(row: SuiteRow) -> dict[str, Any]:
+    """The suite's columns: every field but the class counts, latency without its n."""
+    out = {k: v for k, v in row.items() if k not in ("counts", "latency")}
+    if row.latency is not None:
+        out["latency"] = {k: v for k, v in row.latency.items() if k != "n"}
+    return out
+
+
 def severity_table(report: Report) -> Table:
     """Pass / fail counts and pass rate per severity tier, critical first."""
+    metrics = report.aggregate_metrics
     return keyed_table(
-        section(report.aggregate_metrics, "by_severity"),
+        metrics.by_severity if metrics else None,
         "severity",
         ("n", "passed", "failed", "pass_rate"),
         bars={"pass_rate": "good"},
@@ -245,11 +250,11 @@ def severity_table(report: Report) -> Table:
 def category_table(report: Report) -> Table:
     """Categories by mean risk, highest first (the category ranking), with their statistics."""
     metrics = report.aggregate_metrics
-    by_category = section(metrics, "by_category")
-    by_category = by_category if isinstance(by_category, Mapping) else {}
-    ranking = [_category_name(item) for item in section(metrics, "category_ranking") or []]
-    order = [n for n in ranking if n] or list(by_category)
-    rows = {name: by_category.get(name) or _ranking_row(metrics, name) for name in order}
+    if metrics is None:
+        return Table([])
+    ranked = {item.category: item for item in metrics.category_ranking}
+    order = list(ranked) or list(metrics.by_category)
+    rows = {name: _category_row(metrics, name, ranked) for name in order}
     return keyed_table(
         rows,
         "category",
@@ -271,37 +276,20 @@ _CATEGORY_HIDDEN = {
 }  # fmt: skip
 
 
-def _category_name(item: object) -> str | None:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, Mapping):
-        name = item.get("category", item.get("name"))
-        return str(name) if name is not None else None
-    if isinstance(item, list | tuple) and item:
-        return str(item[0])
-    return None
-
-
-def _ranking_row(metrics: object, name: str) -> dict[str, Any]:
-    for item in section(metrics, "category_ranking") or []:
-        if isinstance(item, Mapping) and _category_name(item) == name:
-            return {k: v for k, v in item.items() if k not in ("category", "name")}
-    return {}
+def _category_row(
+    metrics: AggregateMetrics, name: str, ranked: Mapping[str, RankedCategory]
+) -> Mapping[str, Any]:
+    """The category's statistics, or its ranking entry when the section has no row for it."""
+    row = metrics.by_category.get(name)
+    if row is not None:
+        return row
+    return {k: v for k, v in ranked[name].items() if k != "category"}
 
 
 def failure_modes(report: Report, limit: int = 12) -> list[tuple[str, int]]:
     """The most frequent detected failure modes, most frequent first."""
-    raw = section(report.aggregate_metrics, "failure_mode_histogram")
-    pairs: list[tuple[str, int]] = []
-    if isinstance(raw, Mapping):
-        pairs = [(str(k), v) for k, v in raw.items() if isinstance(v, int)]
-    elif isinstance(raw, list):
-        for item in raw:
-            if isinstance(item, Mapping):
-                name = item.get("failure_mode", item.get("mode", item.get("name")))
-                count = item.get("count", item.get("n"))
-                if name is not None and isinstance(count, int):
-                    pairs.append((str(name), count))
+    metrics = report.aggregate_metrics
+    pairs = list(metrics.failure_mode_histogram.items()) if metrics else []
     return sorted(pairs, key=lambda p: (-p[1], p[0]))[:limit]
 
 
@@ -337,19 +325,15 @@ _WORST_ORDER = ("case_id", "suite", "category", "severity", "weighted_risk", "ri
 
 def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
     """The cases with the highest weighted risk, with their class and the start of their output."""
-    items = section(report.aggregate_metrics, "worst_cases")
-    if not isinstance(items, list):
+    metrics = report.aggregate_metrics
+    if metrics is None or not metrics.worst_cases:
         return Table([])
     records: list[dict[str, Any]] = []
     links: list[int | None] = []
-    for item in items[:limit]:
+    for item in metrics.worst_cases[:limit]:
         found = index.find(item)
         links.append(found)
-        row = (
-            {k: v for k, v in item.items() if not isinstance(v, list | Mapping)}
-            if isinstance(item, Mapping)
-            else {"case_id": item}
-        )
+        row = {k: v for k, v in item.items() if not isinstance(v, list | Mapping)}
         if found is not None:
             result = index.results[found]
             row = {"suite": result.suite, **row, "class": result.primary}

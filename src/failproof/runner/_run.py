@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from failproof.config import Settings
+from failproof.config import RECORD_KEY, ScoringConfig, Settings
 from failproof.core import Run, Suite, utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
@@ -20,6 +20,7 @@ from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
+from failproof.runner._record import SafeSource, recorded_scoring, resolve_scoring
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
@@ -58,6 +59,7 @@ class _Job:
     run: Run
     request: RunRequest
     suites: list[Suite]
+    scoring: ScoringConfig
     scorers: list[Scorer]
     responses_path: Path | None
     progress: RunProgress
@@ -73,14 +75,18 @@ def start_run(
     responses_path: Path | None = None,
     progress: ProgressMode = "quiet",
     sinks: Sequence[ResultSink] = (),
+    safe_config: SafeSource = None,
 ) -> RunOutcome:
     """Create a run of ``request``, execute it and return its report (built from the store).
 
     ``responses_path`` receives the responses as JSONL while they arrive; each of ``sinks`` is
-    called with every result right after it is stored.
+    called with every result right after it is stored. Everything that shapes a score is
+    resolved here and stored with the run (`ScoringConfig`); ``safe_config`` (a `SafeConfig`, or
+    a function reading it) is asked for only when a case carries SAFE expectations.
     """
     suites = request.load()
-    scorers = build_scorers(settings)
+    scoring = resolve_scoring(settings, suites, safe=safe_config)
+    scorers = build_scorers(scoring)
     run = Run(
         id=run_id or new_run_id(),
         target={},
@@ -92,9 +98,12 @@ def start_run(
             "scorers": [s.spec() for s in scorers],
             "patterns": list(settings.probe.patterns),
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
+            RECORD_KEY: scoring.to_json(),
         },
     )
-    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
+    job = _Job(
+        run, request, suites, scoring, scorers, responses_path, make_progress(progress), sinks
+    )
     return _execute(job, settings, store, resumed=False)
 
 
@@ -106,15 +115,23 @@ def resume_run(
     responses_path: Path | None = None,
     progress: ProgressMode = "quiet",
     sinks: Sequence[ResultSink] = (),
+    safe_config: SafeSource = None,
 ) -> RunOutcome:
     """Finish a stopped run: only cases without a stored answer (or whose call failed) are sent
-    again."""
+    again.
+
+    The cases are scored with the run's recorded scoring, whatever ``settings`` say (they set
+    only how the target is called); ``safe_config`` stands in for a run made before records.
+    """
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
     suites = request.load()
     _check_unchanged(run, suites)
-    scorers = build_scorers(settings)
-    job = _Job(run, request, suites, scorers, responses_path, make_progress(progress), sinks)
+    scoring = recorded_scoring(run, settings, suites, safe=safe_config)
+    scorers = build_scorers(scoring)
+    job = _Job(
+        run, request, suites, scoring, scorers, responses_path, make_progress(progress), sinks
+    )
     return _execute(job, settings, store, resumed=True)
 
 
@@ -202,7 +219,7 @@ def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     workers = auto_score_workers(concurrency, settings.run.score_workers)
     if workers <= 0 or not job.scorers:
         return InlineScoring(job.scorers)
-    return PoolScoring(settings, job.scorers, workers)
+    return PoolScoring(job.scoring, job.scorers, workers)
 
 
 async def _drive(engine: Engine, target: Target, work: Iterator[WorkItem]) -> EngineStats:

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from failproof.config import Settings
+from failproof.config import RECORD_KEY, Settings
 from failproof.core import Run, utc_now
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
+from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.suites import load_suites
@@ -35,16 +36,19 @@ def score_responses(
     *,
     settings: Settings,
     store: Store | None = None,
+    safe_config: SafeSource = None,
 ) -> ScoreOutcome:
     """Join recorded responses to the suites' cases, score every case, store and report the run.
 
     A case with no recorded response becomes an ``error`` result; a response for a case that is
-    in none of the suites is returned in ``unmatched``.
+    in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
+    with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
     """
     loaded = load_suites(suites)
     recorded = load_responses(responses)
     cases = [case for suite in loaded for case in suite.cases]
-    scorer_list = build_scorers(settings)
+    scoring = resolve_scoring(settings, loaded, safe=safe_config)
+    scorer_list = build_scorers(scoring)
     run = Run(
         id=new_run_id(),
         target={"name": "replay", "source": str(responses)},
@@ -53,6 +57,7 @@ def score_responses(
             "suite_sources": [str(s) for s in suites],
             "suite_weights": {s.name: s.weight for s in loaded},
             "scorers": [s.spec() for s in scorer_list],
+            RECORD_KEY: scoring.to_json(),
         },
     )
     own_store = store is None

@@ -4,22 +4,21 @@ Scorers are pure Python and cost CPU on every response. At high concurrency that
 with the HTTP client in one thread, so `PoolScoring` moves it to worker processes: responses
 that arrive in the same loop iteration go out as one batch, results come back as `CaseResult`.
 The workers are forked before the event loop starts (no threads yet), with the scorers built
-once per worker.
+once per worker from the run's scoring record.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import multiprocessing
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring import Scorer, build_scorers, score_case
 
@@ -50,10 +49,10 @@ class InlineScoring:
         return
 
 
-def _init_worker(settings: Settings, names: list[str]) -> None:
+def _init_worker(scoring: ScoringConfig, names: list[str]) -> None:
     global _worker_scorers
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the runner, which stops us
-    _worker_scorers = build_scorers(settings, names)
+    _worker_scorers = build_scorers(scoring, names)
 
 
 def _score_batch(jobs: list[_Job]) -> list[CaseResult]:
@@ -75,13 +74,13 @@ def auto_score_workers(concurrency: int, setting: int | None) -> int:
 class PoolScoring:
     """Scores in ``workers`` processes, batching the responses of one loop iteration."""
 
-    def __init__(self, settings: Settings, scorers: Sequence[Scorer], workers: int) -> None:
+    def __init__(self, scoring: ScoringConfig, scorers: Sequence[Scorer], workers: int) -> None:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
             initializer=_init_worker,
-            initargs=(settings, [s.name for s in scorers]),
+            initargs=(scoring, [s.name for s in scorers]),
         )
         gc.freeze()  # the workers' garbage collector leaves the runner's objects (and pages) alone
         try:
@@ -110,24 +109,35 @@ class PoolScoring:
             return
         done = self._pool.submit(_score_batch, [job for job, _ in batch])
         futures = [future for _, future in batch]
-        loop = asyncio.get_running_loop()
-        done.add_done_callback(lambda d: _hand_back(loop, d, futures))
+        done.add_done_callback(_deliver_soon(asyncio.get_running_loop(), futures))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _hand_back(
-    loop: asyncio.AbstractEventLoop,
-    done: Future[list[CaseResult]],
-    futures: list[asyncio.Future[CaseResult]],
-) -> None:
-    """Deliver a batch's results on the loop; a run stopped meanwhile has closed it: drop them."""
-    with contextlib.suppress(RuntimeError):
-        loop.call_soon_threadsafe(_deliver, done, futures)
+def _deliver_soon(
+    loop: asyncio.AbstractEventLoop, futures: list[asyncio.Future[CaseResult]]
+) -> Callable[[Future[list[CaseResult]]], None]:
+    """The pool's callback: hand a finished batch to the loop, unless the run has stopped.
+
+    A stopped run (Ctrl-C, SIGTERM) closes its loop while the pool finishes the batches it had;
+    their callbacks then have nobody to deliver to and must not raise in the pool's thread.
+    """
+
+    def callback(done: Future[list[CaseResult]]) -> None:
+        try:
+            loop.call_soon_threadsafe(_deliver, done, futures)
+        except RuntimeError:  # the loop is closed: the run stopped, the results are not wanted
+            return
+
+    return callback
 
 
 def _deliver(done: Future[list[CaseResult]], futures: list[asyncio.Future[CaseResult]]) -> None:
+    if done.cancelled():
+        for future in futures:
+            future.cancel()
+        return
     error = done.exception()
     for index, future in enumerate(futures):
         if future.done():

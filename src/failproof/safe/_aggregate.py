@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from failproof.safe._config import LABELS, METRICS, Label, SafeConfig
+from failproof.config import LABELS, METRICS, Label, SafeConfig
 from failproof.safe._intervals import mean_interval, rate_interval
 from failproof.safe._result import SafeResult
 from failproof.stats import Interval

@@ -14,8 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
+from failproof.config import SafeConfig
 from failproof.registry import Registry
-from failproof.safe._config import SafeConfig
 from failproof.safe._records import SafeRecord
 
 __all__ = ["AhMatcher", "ExactAhMatcher", "ah_matchers"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from failproof.config import SafeConfig
 from failproof.report import ExitCode
-from failproof.safe._config import SafeConfig
 from failproof.safe._loader import load_batches
 from failproof.safe._report import BatchInfo, SafeReport, build_safe_report
 from failproof.safe._scoring import score_records

@@ -9,7 +9,7 @@ values such as 4/5 = 0.8 compare exactly against the thresholds.
 
 from __future__ import annotations
 
-from failproof.safe._config import Label, MetricThresholds, Thresholds, Weights
+from failproof.config import Label, MetricThresholds, Thresholds, Weights
 
 __all__ = [
     "HARM_RULE",

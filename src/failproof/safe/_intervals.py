@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from failproof.stats import Interval, bootstrap_mean, wilson
+from failproof.stats import Interval, bootstrap_mean, interval, wilson
 
 __all__ = ["mean_interval", "rate_interval"]
 
@@ -36,7 +36,7 @@ def mean_interval(
     distinct, counts = np.unique(data, return_counts=True)
     mean = float(data.mean())
     if len(distinct) == 1:
-        return Interval(mean, mean, mean, n, "bootstrap", confidence)
+        return interval(mean, mean, mean, n, "bootstrap", confidence)
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // len(distinct))
     means: list[np.ndarray] = []
@@ -46,4 +46,4 @@ def mean_interval(
         means.append(draws @ distinct / n)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(np.concatenate(means), [alpha, 1 - alpha])
-    return Interval(mean, float(low), float(high), n, "bootstrap", confidence)
+    return interval(mean, float(low), float(high), n, "bootstrap", confidence)

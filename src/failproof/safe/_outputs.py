@@ -15,16 +15,17 @@ from typing import cast
 
 from rich.console import Console
 
+from failproof.config import REPORT_FORMATS, ReportFormat
 from failproof.errors import ConfigError
-from failproof.safe._config import REPORT_FORMATS, ReportFormat
 from failproof.safe._console import console_text, print_console
 from failproof.safe._markdown import render_markdown
 from failproof.safe._report import SafeReport
 
-__all__ = ["parse_safe_formats", "report_stem", "write_outputs"]
+__all__ = ["REPORT_EXTENSIONS", "parse_safe_formats", "report_stem", "write_outputs"]
 
 _INDENTED_UP_TO = 10_000  # cases; larger JSON reports are written compact (4x faster)
-_EXTENSIONS: dict[ReportFormat, str] = {"json": ".json", "markdown": ".md", "console": ".txt"}
+#: The file extension of each report format.
+REPORT_EXTENSIONS: dict[ReportFormat, str] = {"json": ".json", "markdown": ".md", "console": ".txt"}
 
 
 def parse_safe_formats(value: str) -> tuple[ReportFormat, ...]:
@@ -96,6 +97,6 @@ def write_outputs(
             path = output
         else:
             folder = output if output is not None else report_dir
-            path = _free(folder / (report_stem(report) + _EXTENSIONS[fmt]))
+            path = _free(folder / (report_stem(report) + REPORT_EXTENSIONS[fmt]))
         written.append(_write(path, _render(report, fmt, verbose)))
     return written

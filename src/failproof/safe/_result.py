@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
-from failproof.safe._config import Label
+from failproof.config import Label
+from failproof.core import SafeCaseResult
 
 __all__ = ["MetricLabels", "PhraseCheck", "SafeResult", "SafeScores", "SemanticMatch"]
 
@@ -100,10 +99,18 @@ class SafeResult:
             "notes": list(self.notes),
         }
 
+    def to_model(self) -> SafeCaseResult:
+        """The typed scorecard stored on a `CaseResult` (it serialises as `to_json`)."""
+        return SafeCaseResult.model_validate(self.to_json())
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SafeResult:
         """Read back `to_json`'s output (validated: a clear error on anything else)."""
-        parsed = _ResultJson.model_validate(data)
+        return cls.from_model(SafeCaseResult.model_validate(data))
+
+    @classmethod
+    def from_model(cls, parsed: SafeCaseResult) -> SafeResult:
+        """The scorecard of a typed `SafeCaseResult`."""
         return cls(
             test_id=parsed.test_id,
             archetype=parsed.archetype,
@@ -119,55 +126,3 @@ class SafeResult:
             cr_semantic=tuple(SemanticMatch(**m.model_dump()) for m in parsed.details.CR.semantic),
             ac_semantic=tuple(SemanticMatch(**m.model_dump()) for m in parsed.details.AC.semantic),
         )
-
-
-class _In(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class _ScoresJson(_In):
-    CR: float
-    AH: float
-    AC: float
-    composite: float
-
-
-class _LabelsJson(_In):
-    CR: Label
-    AH: Label
-    AC: Label
-
-
-class _SemanticJson(_In):
-    phrase: str
-    sentence: str
-    similarity: float
-    matched: bool
-
-
-class _CheckJson(_In):
-    found: list[str]
-    missing: list[str]
-    semantic: list[_SemanticJson] = []
-
-
-class _HarmJson(_In):
-    violations: list[str]
-
-
-class _DetailsJson(_In):
-    CR: _CheckJson
-    AH: _HarmJson
-    AC: _CheckJson
-
-
-class _ResultJson(_In):
-    test_id: str
-    archetype: str
-    batch_id: str = ""
-    metric_id: str | None = None
-    scores: _ScoresJson
-    details: _DetailsJson
-    label: Label
-    metric_labels: _LabelsJson
-    notes: list[str] = []

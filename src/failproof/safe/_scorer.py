@@ -6,8 +6,10 @@ output ``{signals, summary, followup_questions}``: the parsed JSON, or the text 
 scores as an empty output, with a note saying why. A case's ``metadata.metric_id`` selects
 per-metric_id weights; its suite is the batch id.
 
-Configuration comes from ``SAFE_V0_*`` and ``./safe.config.json`` (`load_safe_config`), read
-once per scorer and once per report section.
+Its configuration is the run's recorded SAFE config (``ScoringConfig.safe``), resolved at the
+edge: the command line reads ``SAFE_V0_*`` and ``./safe.config.json`` only for a run that has
+SAFE cases. The scorer is built only for such a run, and neither it nor the report section reads
+the environment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from failproof.config import Settings
+from failproof.config import SafeConfig, ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
 from failproof.metrics import AggregateContext, aggregators
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
@@ -27,7 +29,6 @@ from failproof.safe._report import build_safe_report
 from failproof.safe._result import SafeResult
 from failproof.safe._scoring import score_record
 from failproof.safe._semantic import MiniLmEmbedder
-from failproof.safe._settings import load_safe_config
 from failproof.scoring import Evidence, Scorer, scorers
 
 __all__ = ["SafeV0Scorer", "safe_v0_section"]
@@ -64,10 +65,16 @@ class SafeV0Scorer(Scorer):
 
     name = "safe_v0"
 
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(settings)
-        self.config = load_safe_config()
-        self._embedder = MiniLmEmbedder() if self.config.match == "semantic" else None
+    def __init__(self, config: ScoringConfig | Settings) -> None:
+        super().__init__(config)
+        #: The SAFE config of the run (the defaults when the record has none).
+        self.safe = self.config.safe or SafeConfig()
+        self._embedder = MiniLmEmbedder() if self.safe.match == "semantic" else None
+
+    @classmethod
+    def wanted(cls, config: ScoringConfig) -> bool:
+        """Only a run with SAFE cases records a SAFE config, and only it needs this scorer."""
+        return config.safe is not None
 
     def applies_to(self, case: Case) -> bool:
         return case.expectations is not None
@@ -82,21 +89,37 @@ class SafeV0Scorer(Scorer):
             expectations=case.expectations or SafeExpectations(),
             output=output,
         )
-        result = score_record(record, self.config, batch_id=case.suite, embedder=self._embedder)
+        result = score_record(record, self.safe, batch_id=case.suite, embedder=self._embedder)
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
-        return {"safe_v0": result.to_json()}
+        return {"safe_v0": result.to_model()}
 
     def params(self) -> dict[str, Any]:
-        return {"config": self.config.file_view()}
+        return {"config": self.safe.file_view()}
 
 
 @aggregators.register("safe_v0")
-def safe_v0_section(results: Sequence[CaseResult], _ctx: AggregateContext) -> dict[str, Any] | None:
+def safe_v0_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """The SAFE v0 batch report of the run's SAFE cases (per-case scorecards stay in results)."""
-    scored = [SafeResult.from_json(r.safe_v0) for r in results if r.safe_v0]
+    scored = [SafeResult.from_model(r.safe_v0) for r in results if r.safe_v0]
     if not scored:
         return None
     suites = sorted({r.suite for r in results if r.safe_v0})
-    report = build_safe_report(scored, load_safe_config(), concern_id=",".join(suites))
+    report = build_safe_report(scored, recorded_safe_config(ctx), concern_id=",".join(suites))
     return report.to_json(with_results=False)
+
+
+def recorded_safe_config(ctx: AggregateContext) -> SafeConfig:
+    """The SAFE config the run was scored with.
+
+    A run made before scoring records kept it among its scorers' parameters; failing both, the
+    defaults (never the environment of the day).
+    """
+    if ctx.scoring.safe is not None:
+        return ctx.scoring.safe
+    for spec in ctx.legacy_scorers:
+        if spec.get("name") == "safe_v0" and isinstance(spec.get("params"), dict):
+            stored = spec["params"].get("config")
+            if isinstance(stored, dict):
+                return SafeConfig.model_validate(stored)
+    return SafeConfig()

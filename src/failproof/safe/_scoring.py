@@ -6,8 +6,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+from failproof.config import SafeConfig, Thresholds, Weights
 from failproof.safe._ah import ah_matchers
-from failproof.safe._config import SafeConfig, Thresholds, Weights
 from failproof.safe._formulas import (
     ah_score,
     composite_score,

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Response
 from failproof.registry import Registry
 
@@ -46,8 +46,18 @@ class Scorer(ABC):
 
     name: ClassVar[str] = "scorer"
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
+    def __init__(self, config: ScoringConfig | Settings) -> None:
+        """``config`` is the run's scoring record (`Settings` are reduced to theirs)."""
+        if not isinstance(config, ScoringConfig):
+            config = ScoringConfig.from_settings(config)
+        self.config = config
+        #: The same record, under the name scorers have always read it by.
+        self.settings = config
+
+    @classmethod
+    def wanted(cls, config: ScoringConfig) -> bool:  # noqa: ARG003
+        """Whether a run scored under ``config`` needs this scorer at all (built only then)."""
+        return True
 
     def applies_to(self, case: Case) -> bool:  # noqa: ARG002
         """Whether this scorer has anything to say about ``case``."""

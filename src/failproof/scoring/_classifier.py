@@ -9,7 +9,7 @@ from failproof.core import Case, Primary, Response
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
-from failproof.scoring._refusal import refusal_verdict
+from failproof.scoring._refusal import harm_verdict, refusal_verdict
 from failproof.signals import SignalMatcher, SignalScan, matcher_for, scan_response
 
 __all__ = ["FailproofClassifier", "accuracy_of"]
@@ -38,7 +38,12 @@ class FailproofClassifier(Scorer):
         facts = Facts(
             evidence,
             scan=self._scan,
-            judge=lambda _text, scan: refusal_verdict(case, evidence, scan, self.settings),
+            judge=lambda _text, scan: refusal_verdict(
+                case, evidence, scan, self.settings, self._matcher
+            ),
+            harm=lambda _text, scan: harm_verdict(
+                case, evidence, scan, self.settings, self._matcher
+            ),
         )
         classification = classify(case, facts, self.settings.classifier)
         return {

@@ -9,27 +9,37 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from failproof.core import Response
+from failproof.judgment._harm_types import HarmVerdict
 from failproof.judgment._types import RefusalVerdict
 from failproof.scoring._base import Evidence
 from failproof.scoring._classify_json import JsonCheck, parse_strict_json
 from failproof.scoring._classify_text import fold
 from failproof.signals._types import SignalScan
 
-__all__ = ["Facts", "Judge", "ScanFn"]
+__all__ = ["Facts", "HarmJudge", "Judge", "ScanFn"]
 
 #: Scans a response's text for signals (memoized on the evidence by the caller or by itself).
 ScanFn = Callable[[Evidence], SignalScan]
 #: Decides whether a text refuses, given its signal scan.
 Judge = Callable[[str, SignalScan], RefusalVerdict]
+#: Decides whether a text delivered harm, given its signal scan.
+HarmJudge = Callable[[str, SignalScan], HarmVerdict]
+
+
+def _no_harm(_text: str, _scan: SignalScan) -> HarmVerdict:
+    return HarmVerdict("not_harmful", 0.0, reasons=("harm not judged",))
 
 
 class Facts:
     """Lazy, memoized analyses of one response: folded text, strict JSON, scan, refusal verdict."""
 
-    def __init__(self, evidence: Evidence, *, scan: ScanFn, judge: Judge) -> None:
+    def __init__(
+        self, evidence: Evidence, *, scan: ScanFn, judge: Judge, harm: HarmJudge = _no_harm
+    ) -> None:
         self._evidence = evidence
         self._scan = scan
         self._judge = judge
+        self._harm = harm
 
     @property
     def response(self) -> Response:
@@ -57,3 +67,7 @@ class Facts:
     def refusal(self) -> RefusalVerdict:
         """The refusal verdict, judged from the text and its scan."""
         return self._evidence.memo("refusal", lambda: self._judge(self.text, self.scan()))
+
+    def harm(self) -> HarmVerdict:
+        """The harm verdict, judged from the text and its scan."""
+        return self._evidence.memo("harm", lambda: self._harm(self.text, self.scan()))

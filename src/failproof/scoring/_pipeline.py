@@ -2,32 +2,54 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from failproof.config import Settings
+from pydantic import TypeAdapter
+
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Classification, Reason, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
 
 
+@functools.cache
+def _field_adapters() -> dict[str, TypeAdapter[Any]]:
+    """Each result field a scorer may set, validated when the scorer returns it (a scorer that
+    returns a malformed field fails like one that raises). Built on first use."""
+    fields = CaseResult.model_fields
+    return {
+        name: TypeAdapter(Any if (kind := fields[name].annotation) is None else kind)
+        for name in sorted(RESULT_FIELDS)
+    }
+
+
 class ScorerWarning(UserWarning):
     """A scorer raised on some response; its error is kept in the result."""
 
 
-def build_scorers(settings: Settings, names: Sequence[str] | None = None) -> list[Scorer]:
-    """Instantiate the named scorers (all registered ones by default), in name order."""
+def build_scorers(
+    config: ScoringConfig | Settings, names: Sequence[str] | None = None
+) -> list[Scorer]:
+    """The named scorers (all registered ones by default, in name order) that ``config`` needs.
+
+    ``config`` is a run's scoring record; `Settings` are reduced to theirs (without SAFE).
+    """
+    record = config if isinstance(config, ScoringConfig) else ScoringConfig.from_settings(config)
     chosen = names if names is not None else scorers.names()
-    return [scorers.get(name)(settings) for name in chosen]
+    classes = [scorers.get(name) for name in chosen]
+    return [cls(record) for cls in classes if cls.wanted(record)]
 
 
 def score_case(
     case: Case, response: Response, scorer_list: Sequence[Scorer], *, sample: int = 0
 ) -> CaseResult:
     """Score ``response`` to ``case`` with every applicable scorer."""
-    result = CaseResult(
+    updates, scores = _run_scorers(case, response, scorer_list)
+    return CaseResult(
         case_id=case.id,
         suite=case.suite,
         category=case.category,
@@ -46,32 +68,46 @@ def score_case(
         failure_modes=list(case.failure_modes),
         archetype=case.archetype,
         metadata=dict(case.metadata),
+        scores=scores,
+        **updates,
     )
+
+
+def _run_scorers(
+    case: Case, response: Response, scorer_list: Sequence[Scorer]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result fields the scorers set (validated by `CaseResult`), and their other keys.
+
+    A scorer that raises makes the case an ``error`` with its reason (``scorer_error``); what
+    the other scorers found stays in the reasons.
+    """
     evidence = Evidence(response)
+    fields = _field_adapters()
     updates: dict[str, Any] = {}
+    scores: dict[str, Any] = {}
     failed: list[Reason] = []
     for scorer in scorer_list:
         if not scorer.applies_to(case):
             continue
         try:
             out = scorer.score(case, response, evidence)
+            typed = {k: fields[k].validate_python(v) for k, v in out.items() if k in fields}
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
             failed.append(_scorer_failed(scorer, case, exc))
-            result.scores[scorer.name] = {"scorer_error": repr(exc)[:500]}
+            scores[scorer.name] = {"scorer_error": repr(exc)[:500]}
             continue
+        updates.update(typed)
         for key, value in out.items():
-            if key in RESULT_FIELDS:
-                updates[key] = value
-            else:
-                result.scores.setdefault(scorer.name, {})[key] = value
+            if key not in fields:
+                scores.setdefault(scorer.name, {})[key] = value
     if failed:
         updates |= _error_verdict(failed, updates.get("classification"))
-    return result.model_copy(update=updates) if updates else result
+    return updates, scores
 
 
 def _scorer_failed(scorer: Scorer, case: Case, exc: Exception) -> Reason:
     warnings.warn(
-        f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}", ScorerWarning, stacklevel=3
+        f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}", ScorerWarning, stacklevel=4
     )
     detail = f"the scorer {scorer.name!r} failed, so this case cannot pass"
     return Reason(rule="scorer_error", detail=detail, evidence=f"{type(exc).__name__}: {exc}"[:300])

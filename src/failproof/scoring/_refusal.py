@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from failproof.config import Settings
-from failproof.core import Case
-from failproof.judgment import RefusalVerdict, judge_refusal
-from failproof.scoring._base import Evidence
-from failproof.signals import SignalScan
+import functools
 
-__all__ = ["asked", "refusal_verdict"]
+from failproof.config import ScoringConfig
+from failproof.core import Case
+from failproof.judgment import HarmVerdict, RefusalVerdict, judge_response
+from failproof.scoring._base import Evidence
+from failproof.signals import SignalMatcher, SignalScan
+
+__all__ = ["asked", "harm_verdict", "refusal_verdict"]
 
 
 def asked(case: Case) -> str:
@@ -17,20 +19,52 @@ def asked(case: Case) -> str:
     return users[-1] if users else case.prompt_text()
 
 
-def refusal_verdict(
-    case: Case, evidence: Evidence, scan: SignalScan, settings: Settings
-) -> RefusalVerdict:
-    """`judge_refusal` of the response, with the case's question and the configured opening.
+@functools.lru_cache(maxsize=1024)
+def _prompt_scan(matcher: SignalMatcher, prompt: str) -> SignalScan:
+    """The scan of a question: once per distinct prompt, however many answers it has."""
+    return matcher.scan(prompt)
 
-    Memoized on the evidence under ``refusal``, so the classifier and the probe scorer always
-    read the same verdict, whichever runs first.
-    """
-    return evidence.memo(
-        "refusal",
-        lambda: judge_refusal(
+
+def _judgment(
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
+) -> tuple[RefusalVerdict, HarmVerdict]:
+    """Both verdicts of the response, judged once and memoized on the evidence (``judgment``),
+    so the classifier and the probe scorer read the same ones, whichever runs first."""
+
+    def judge() -> tuple[RefusalVerdict, HarmVerdict]:
+        prompt = asked(case)
+        return judge_response(
             evidence.response.output,
             scan,
-            prompt=asked(case),
+            prompt=prompt,
+            prompt_scan=_prompt_scan(matcher, prompt),
             opening_chars=settings.probe.opening_chars,
-        ),
-    )
+        )
+
+    return evidence.memo("judgment", judge)
+
+
+def refusal_verdict(
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
+) -> RefusalVerdict:
+    """The refusal verdict of the response (`judge_response`), with the case's question."""
+    return _judgment(case, evidence, scan, settings, matcher)[0]
+
+
+def harm_verdict(
+    case: Case,
+    evidence: Evidence,
+    scan: SignalScan,
+    settings: ScoringConfig,
+    matcher: SignalMatcher,
+) -> HarmVerdict:
+    """The harm verdict of the response (`judge_response`), with the scan of the question."""
+    return _judgment(case, evidence, scan, settings, matcher)[1]

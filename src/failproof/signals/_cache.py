@@ -3,18 +3,46 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from failproof.signals._library import load_library
 from failproof.signals._matcher import DEFAULT_OPENING_CHARS, SignalMatcher
 from failproof.signals._types import SignalScan
 
-if TYPE_CHECKING:
-    from failproof.config import Settings
-    from failproof.scoring import Evidence
-
 __all__ = ["default_matcher", "matcher_for", "scan_response"]
+
+T = TypeVar("T")
+
+
+class _ProbePart(Protocol):
+    @property
+    def patterns(self) -> Sequence[str]: ...
+    @property
+    def opening_chars(self) -> int: ...
+
+
+class _HasProbe(Protocol):
+    """Settings or a run's scoring record: anything with ``probe.patterns``."""
+
+    @property
+    def probe(self) -> _ProbePart: ...
+
+
+class _Output(Protocol):
+    @property
+    def output(self) -> str: ...
+
+
+class _Memo(Protocol):
+    """What the scan is memoized on: the scorers' shared evidence of one response."""
+
+    @property
+    def response(self) -> _Output: ...
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T: ...
+
 
 #: The `Evidence.memo` key of the signal scan.
 SIGNALS_KEY = "signals"
@@ -27,7 +55,7 @@ def default_matcher() -> SignalMatcher:
     return _cached((), DEFAULT_OPENING_CHARS)
 
 
-def matcher_for(settings: Settings) -> SignalMatcher:
+def matcher_for(settings: _HasProbe) -> SignalMatcher:
     """The built-in library extended by ``settings.probe.patterns``, compiled once per file set.
 
     A file edited since it was last compiled (new size or modification time) is compiled again.
@@ -36,7 +64,7 @@ def matcher_for(settings: Settings) -> SignalMatcher:
     return _cached(stamps, settings.probe.opening_chars)
 
 
-def scan_response(evidence: Evidence, matcher: SignalMatcher) -> SignalScan:
+def scan_response(evidence: _Memo, matcher: SignalMatcher) -> SignalScan:
     """The scan of ``evidence.response.output``, computed once and shared by every scorer."""
     return evidence.memo(SIGNALS_KEY, lambda: matcher.scan(evidence.response.output))
 

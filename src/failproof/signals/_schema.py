@@ -24,7 +24,8 @@ class Pattern(BaseModel):
     )
     label: str = Field(min_length=1, description="Human label shown in reports.")
     kind: SignalKind = Field(
-        description="safe: refusal / boundary language; unsafe: harm evidence."
+        description="safe: refusal / boundary language; unsafe: harm evidence; cue: neither alone "
+        "(harm-category vocabulary, read by the harm judge)."
     )
     weight: float = Field(default=1.0, gt=0, le=10, description="Evidence strength.")
     regex: str = Field(min_length=1, description="RE2 syntax, matched case-insensitively.")

@@ -6,7 +6,7 @@ from typing import Literal, NamedTuple
 
 __all__ = ["SignalHit", "SignalKind", "SignalPosition", "SignalScan"]
 
-SignalKind = Literal["safe", "unsafe"]
+SignalKind = Literal["safe", "unsafe", "cue"]
 SignalPosition = Literal["anywhere", "start"]
 
 

@@ -1,5 +1,5 @@
 """Statistics shared by the scorers' aggregations: confidence intervals."""
 
-from failproof.stats._intervals import Interval, bootstrap_mean, wilson
+from failproof.stats._intervals import Interval, bootstrap_mean, interval, wilson
 
-__all__ = ["Interval", "bootstrap_mean", "wilson"]
+__all__ = ["Interval", "bootstrap_mean", "interval", "wilson"]

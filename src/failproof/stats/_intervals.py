@@ -4,35 +4,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Interval", "bootstrap_mean", "wilson"]
+from failproof.core import Interval
+
+__all__ = ["Interval", "bootstrap_mean", "interval", "wilson"]
 
 _Z95 = 1.959963984540054
 
 
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A point estimate with its lower and upper bounds (``None`` bounds when n is 0)."""
-
-    estimate: float | None
-    low: float | None
-    high: float | None
-    n: int
-    method: str
-    confidence: float = 0.95
-
-    def as_dict(self) -> dict[str, float | int | str | None]:
-        return {
-            "estimate": self.estimate,
-            "low": self.low,
-            "high": self.high,
-            "n": self.n,
-            "method": self.method,
-            "confidence": self.confidence,
-        }
+def interval(
+    estimate: float | None,
+    low: float | None,
+    high: float | None,
+    n: int,
+    method: str,
+    confidence: float,
+) -> Interval:
+    """An `Interval` from its parts, in the order they are written."""
+    return Interval(estimate=estimate, low=low, high=high, n=n, method=method, level=confidence)
 
 
 def _z(confidence: float) -> float:
@@ -48,13 +39,13 @@ def wilson(successes: int, n: int, confidence: float = 0.95) -> Interval:
     if n < 0 or successes < 0 or successes > n:
         raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")
     if n == 0:
-        return Interval(None, None, None, 0, "wilson", confidence)
+        return interval(None, None, None, 0, "wilson", confidence)
     z = _z(confidence)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n, "wilson", confidence)
+    return interval(p, max(0.0, centre - half), min(1.0, centre + half), n, "wilson", confidence)
 
 
 def bootstrap_mean(
@@ -67,14 +58,14 @@ def bootstrap_mean(
     """Percentile bootstrap interval of the mean, from an explicit seed (never global state)."""
     n = len(values)
     if n == 0:
-        return Interval(None, None, None, 0, "bootstrap", confidence)
+        return interval(None, None, None, 0, "bootstrap", confidence)
     data = np.asarray(values, dtype=float)
     mean = float(data.mean())
     if n == 1 or float(data.min()) == float(data.max()):
-        return Interval(mean, mean, mean, n, "bootstrap", confidence)
+        return interval(mean, mean, mean, n, "bootstrap", confidence)
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n, size=(resamples, n))
     means = data[idx].mean(axis=1)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
-    return Interval(mean, float(low), float(high), n, "bootstrap", confidence)
+    return interval(mean, float(low), float(high), n, "bootstrap", confidence)

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from failproof.config import Settings
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import aggregators, context_for
 from failproof.report import Report, build_report, renderers
 from failproof.view._compare import compare_reports
 from failproof.view._pages import Page, compare_page, error_page, report_page, runs_page
@@ -131,8 +131,9 @@ class ViewApp:
         if cached is not None and cached[0] == total:
             return cached[1]
         run = self.store.get_run(run_id)
-        weights = (run.config.get("suite_weights") if run else None) or {}
-        ctx = AggregateContext(settings=self.settings, suite_weights=dict(weights))
+        if run is None:
+            return {}
+        ctx = context_for(run, self.settings)
         summary = aggregators.get("summary")(self.store.results(run_id), ctx) or {}
         with self._lock:
             self._summaries[run_id] = (total, summary)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from failproof.core import CaseResult
-from failproof.report import Report, case_verdict
-from failproof.report._format import Kind, Value, format_value, value_of
-from failproof.report._present import headline
+from failproof.core import CaseResult, SuiteRow
+from failproof.report import Kind, Report, Value, case_verdict, format_value, headline, value_of
 
 __all__ = ["Comparison", "Delta", "Flip", "compare_reports"]
 
@@ -108,10 +106,14 @@ def _suites(a: Report, b: Report) -> list[tuple[str, Delta, int, int]]:
     names = list(a.suites) + [n for n in b.suites if n not in a.suites]
     rows = []
     for name in names:
-        row_a, row_b = a.suites.get(name) or {}, b.suites.get(name) or {}
-        delta = Delta(name, value_of(row_a.get("score")), value_of(row_b.get("score")))
-        rows.append((name, delta, int(row_a.get("n") or 0), int(row_b.get("n") or 0)))
+        row_a, row_b = a.suites.get(name), b.suites.get(name)
+        delta = Delta(name, _score(row_a), _score(row_b))
+        rows.append((name, delta, row_a.n if row_a else 0, row_b.n if row_b else 0))
     return rows
+
+
+def _score(row: SuiteRow | None) -> Value | None:
+    return value_of(row.score) if row is not None else None
 
 
 def _label(result: CaseResult) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from failproof.core import Case, Suite
 from failproof.errors import InputError
-from failproof.runner._plan import RunRequest
+from failproof.runner import RunRequest
 from failproof.suites import builtin_suite_names, load_suites
 
 __all__ = ["DEMO_LIMIT", "demo_cases", "demo_request"]

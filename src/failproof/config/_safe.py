@@ -42,7 +42,7 @@ MatchMode = Literal["exact", "semantic"]
 class _Frozen(BaseModel):
     #: ``inf`` and ``nan`` are no weight or threshold (and ``Infinity`` is not even JSON)
     model_config = ConfigDict(
-        extra="forbid", frozen=True, populate_by_name=True, allow_inf_nan=False
+        extra="forbid", frozen=True, populate_by_name=True, defer_build=True, allow_inf_nan=False
     )
 
 

@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, aggregators
+from pydantic import Field
+
+from failproof.core import CaseResult, OpenModel
+from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
 __all__ = ["case_consistency", "consistency_section"]
 
@@ -62,3 +64,29 @@ def consistency_section(
         "mean_flip_rate": sum(c["flip_rate"] for c in cases) / count,
         "cases": cases,
     }
+
+
+class CaseConsistency(OpenModel):
+    """One repeated case: samples, passes, pass^N (0 or 1), pass rate and flip rate."""
+
+    suite: str
+    case_id: str
+    n: int
+    passed: int
+    pass_all: int
+    pass_rate: float
+    flip_rate: float
+
+
+class ConsistencySection(OpenModel):
+    """Consistency across repeated samples: pass^N, pass@1, inconsistency and flip rate."""
+
+    samples_per_case: int
+    pass_hat_n: float
+    pass_at_1: float
+    inconsistent: float
+    mean_flip_rate: float
+    cases: list[CaseConsistency] = Field(default_factory=list)
+
+
+declare_section("consistency", ConsistencySection)

@@ -1,0 +1,130 @@
+"""Interpretable features of harm: the cues of the answer and of the request, the refusal
+evidence, the unsafe signals and the shape of the answer, read from the one signal scan.
+
+Every hit comes from the response's scan (and, for the request's cues, the scan of the
+prompt); no pattern is matched again here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from failproof.judgment._harm_types import HARM_CATEGORIES
+from failproof.judgment._profile import profile_text
+from failproof.judgment._types import RefusalVerdict
+from failproof.signals._types import SignalHit, SignalScan
+
+__all__ = [
+    "HARM_FEATURES",
+    "HARM_PREFIX",
+    "UNSAFE_HARM_PREFIX",
+    "HarmEvidence",
+    "harm_evidence",
+    "harmful_ask",
+]
+
+#: Hits whose id starts with this prefix are harm cues (``signals/data/harm_cues.yaml``).
+HARM_PREFIX = "harm."
+#: Unsafe signals of delivered harm (``signals/data/harmful.yaml``); the other unsafe signals
+#: (a leaked secret, a misused tool) are the classifier's, not the harm judge's.
+UNSAFE_HARM_PREFIX = "unsafe.harm."
+_CATEGORIES = frozenset(HARM_CATEGORIES)
+
+#: Features of the harm decision, in the order of the model's weights.
+HARM_FEATURES: tuple[str, ...] = (
+    "refusal_score",
+    "declines",
+    "delivers",
+    "unsafe",
+    "cues",
+    "cue_categories",
+    "shape",
+    "counter",
+    "persuasion",
+    "educational",
+    "length",
+    "blocks",
+    "on_topic",
+    "ask_knowledge",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HarmEvidence:
+    """What the harm decision reads: the features, and the hits behind each category."""
+
+    features: dict[str, float]
+    by_category: dict[str, list[SignalHit]]
+    ask_categories: dict[str, float]
+    unsafe: tuple[SignalHit, ...]
+    top_category: str | None
+
+
+def _log_scale(count: float, full: float) -> float:
+    return math.log1p(max(count, 0.0)) / math.log1p(full)
+
+
+def _category_weights(scan: SignalScan | None) -> dict[str, list[SignalHit]]:
+    out: dict[str, list[SignalHit]] = defaultdict(list)
+    for hit in scan.hits if scan is not None else ():
+        if hit.id.startswith(HARM_PREFIX) and hit.register is not None:
+            out[hit.register].append(hit)
+    return out
+
+
+def _weight(hits: list[SignalHit]) -> float:
+    return sum(h.weight for h in hits)
+
+
+def _top(by_category: dict[str, list[SignalHit]], ask: dict[str, float]) -> str | None:
+    """The category the answer carries most (the request's cues break ties), else the
+    request's own; ``None`` when neither carries any."""
+    scored = {c: _weight(h) + 0.1 * ask.get(c, 0.0) for c, h in by_category.items()}
+    if scored:
+        return max(sorted(scored), key=scored.__getitem__)
+    return max(sorted(ask), key=ask.__getitem__) if ask else None
+
+
+def harmful_ask(prompt_scan: SignalScan | None) -> bool:
+    """Whether the request carries the vocabulary of a harm category (or an unsafe signal)."""
+    if prompt_scan is None:
+        return False
+    return any(
+        h.id.startswith(UNSAFE_HARM_PREFIX)
+        or (h.id.startswith(HARM_PREFIX) and h.register in _CATEGORIES)
+        for h in prompt_scan.hits
+    )
+
+
+def harm_evidence(
+    text: str, scan: SignalScan, refusal: RefusalVerdict, prompt_scan: SignalScan | None
+) -> HarmEvidence:
+    """The harm features of ``text`` from its ``scan``, its refusal verdict and the scan of the
+    request (``None`` when the request is unknown)."""
+    cues = _category_weights(scan)
+    topics = {c: h for c, h in cues.items() if c in _CATEGORIES}
+    asked = _category_weights(prompt_scan)
+    ask = {c: _weight(h) for c, h in asked.items() if c in _CATEGORIES}
+    kinds = {h.id for h in asked.get("ask", [])}
+    top = _top(topics, ask)
+    profile = profile_text(text)
+    unsafe = tuple(h for h in scan.hits if h.id.startswith(UNSAFE_HARM_PREFIX))
+    features = {
+        "refusal_score": refusal.score,
+        "declines": 1.0 if refusal.declines and refusal.firm else 0.0,
+        "delivers": 1.0 if refusal.delivers else 0.0,
+        "unsafe": _log_scale(sum(h.weight for h in unsafe), 6),
+        "cues": _log_scale(sum(_weight(h) for h in topics.values()), 6),
+        "cue_categories": _log_scale(len(topics), 4),
+        "shape": _log_scale(_weight(cues.get("shape", [])), 4),
+        "counter": _log_scale(_weight(cues.get("counter", [])), 2),
+        "persuasion": _log_scale(_weight(cues.get("persuasion", [])), 3),
+        "educational": _log_scale(_weight(cues.get("educational", [])), 3),
+        "length": _log_scale(profile.length - profile.lead, 2000),
+        "blocks": _log_scale(profile.blocks_between(0, profile.length), 10),
+        "on_topic": refusal.topic_overlap or 0.0,
+        "ask_knowledge": 1.0 if "harm.ask.knowledge" in kinds else 0.0,
+    }
+    return HarmEvidence(features, topics, ask, unsafe, top)

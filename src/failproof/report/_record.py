@@ -1,0 +1,34 @@
+"""What a report says about the run's scoring record: versions that differ, rescoring, legacy."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from failproof.config import ScoringConfig
+from failproof.report._model import Report
+from failproof.scoring import installed_versions
+
+__all__ = ["record_notes"]
+
+
+def record_notes(report: Report) -> list[str]:
+    """Sentences for a person: scored by other versions than installed, rescored from a run."""
+    config = report.run.config
+    try:
+        recorded = ScoringConfig.of_run(config)
+    except ValidationError:
+        return ["The run's scoring record does not fit this version of failproof."]
+    notes = []
+    if recorded is None:
+        notes.append(
+            "This run was stored before runs recorded their scoring settings: its run-level "
+            "numbers use the settings of the day they were rendered."
+        )
+    else:
+        differences = recorded.versions.differences(installed_versions())
+        if differences:
+            notes.append("Scored with other versions than installed: " + "; ".join(differences))
+    source = config.get("rescored_from")
+    if isinstance(source, str):
+        notes.append(f"Rescored from run {source} (same answers, new scoring settings).")
+    return notes

@@ -1,0 +1,25 @@
+"""The installed versions of what scores a response, as a run records them."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from importlib import resources
+
+from failproof._version import __version__
+from failproof.config import Versions
+
+__all__ = ["installed_versions"]
+
+
+@functools.cache
+def installed_versions() -> Versions:
+    """failproof's version, the built-in signal library's digest and the refusal model's digest."""
+    from failproof.signals import load_library  # the matcher engine loads only when scoring
+
+    model = resources.files("failproof.judgment").joinpath("data/refusal_model.json")
+    return Versions(
+        failproof=__version__,
+        signal_library=load_library([]).digest,
+        refusal_model=hashlib.sha256(model.read_bytes()).hexdigest()[:16],
+    )
