@@ -6,7 +6,14 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from failproof.core._case import Message
 from failproof.core._response import Repairs
@@ -85,14 +92,23 @@ class CaseResult(BaseModel):
     output: str = ""
     error: str | None = None
     cached: bool = False
-    repairs: Repairs | None = Field(
-        default=None, description="What was changed to make the target's answer usable."
-    )
     messages: list[Message] = Field(default_factory=list, description="What was sent.")
     task: str | None = None
     failure_modes: list[str] = Field(default_factory=list)
     archetype: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    repairs: Repairs | None = Field(
+        default=None,
+        description="What was changed to make the target's answer usable (left out when nothing).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _left_out_when_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("repairs", 0) is None:
+            del data["repairs"]
+        return data
 
     @property
     def key(self) -> tuple[str, str, int]:
