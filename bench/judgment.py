@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from _judge_rows import judge_rows
 from judgment_harm import HarmBench, harm_tables
 
 from failproof.errors import MissingExtraError
@@ -218,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         xstest_unsafe_set(args.data),
     )
     print("\n\n" + harm_tables(harm))
+    judge_rows(list(sets.values()))
     return 0
 
 

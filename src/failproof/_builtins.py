@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
+import failproof.judge._ah
+import failproof.judge._scorer
+import failproof.judge._section
 import failproof.metrics._aggregate
 import failproof.metrics._consistency
 import failproof.metrics._geometry

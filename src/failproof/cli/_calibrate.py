@@ -7,8 +7,20 @@ from typing import Annotated
 
 import typer
 
-from failproof.cli._app import VerboseOpt, app
-from failproof.judgment import LabelSpec, calibrate, format_table, load_peers, read_labelled_csv
+from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
+from failproof.cli._output import stderr
+from failproof.config import Settings, with_judge_key
+from failproof.judge import JudgeAnswer, calibrate_judge
+from failproof.judgment import (
+    CalibrationReport,
+    LabelledSet,
+    LabelSpec,
+    calibrate,
+    format_table,
+    load_peers,
+    read_labelled_csv,
+)
 
 
 def _split(values: str | None) -> list[str] | None:
@@ -68,9 +80,14 @@ def calibrate_command(
         Path | None,
         typer.Option("--peers", help="Peer refusal lists (JSON) to measure side by side."),
     ] = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
+    config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Measure failproof's refusal judgment (and optional peer detectors) on a labelled CSV."""
+    """Measure failproof's refusal judgment (and optional peer detectors, and an LLM judge with
+    --judge) on a labelled CSV."""
     data = read_labelled_csv(
         labelled,
         response_col=response_col,
@@ -84,5 +101,29 @@ def calibrate_command(
     report = calibrate(data, peers=detectors)
     prompts = "with prompts" if any(r.prompt for r in data) else "without prompts"
     typer.echo(f"{len(data)} labelled responses from {labelled} ({prompts}), one scan each\n")
+    if judge or judge_base_url:
+        settings = settings_from(config, **judge_flags(judge, judge_base_url, judge_api_key_env))
+        report = _with_judge(report, data, with_judge_key(settings))
     typer.echo(format_table(report))
     raise typer.Exit(0)
+
+
+def _with_judge(
+    report: CalibrationReport, data: LabelledSet, settings: Settings
+) -> CalibrationReport:
+    done = [0]
+
+    def tick(_answer: JudgeAnswer) -> None:
+        done[0] += 1
+        if done[0] % 25 == 0 or done[0] == len(data):
+            stderr.print(f"judge: {done[0]}/{len(data)} answered", highlight=False)
+
+    measured = calibrate_judge(data, settings, on_answer=tick)
+    typer.echo(
+        f"judge {settings.judge.spec}: {measured.errors} judge errors (counted as wrong), "
+        f"{measured.cached} answers from the cache, {measured.asked_again} asked again\n"
+    )
+    first = next((a.error for a in measured.answers if a.error), None)
+    if first is not None:
+        stderr.print(f"judge: first error: {first!r}", highlight=False, markup=False)
+    return CalibrationReport(report.data, (*report.rows, measured.row))

@@ -17,9 +17,10 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._target_options import target_options
-from failproof.config import Settings
+from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
 from failproof.report import build_report, exit_code, parse_formats
 from failproof.runner import (
@@ -216,6 +217,9 @@ def run(
     patterns: Annotated[
         list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
     ] = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -236,8 +240,9 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     }
-    settings = settings_from(config, **flags)
+    settings = with_judge_key(settings_from(config, **flags))
     if resume:
         if patterns:
             raise ConfigError(

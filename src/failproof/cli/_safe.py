@@ -15,12 +15,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from failproof.cli._app import VerboseOpt, app
+from failproof.cli._app import VerboseOpt, app, settings_from
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judge_flags
 from failproof.cli._output import say, stderr
-from failproof.config import load_settings
+from failproof.config import load_settings, with_judge_key
 from failproof.safe import (
     REPORT_EXTENSIONS,
     SafeReport,
+    ah_matchers,
     call_hooks,
     compare_reports,
     comparison_markdown,
@@ -119,11 +121,30 @@ def score(
         float | None,
         typer.Option("--similarity", min=0.0, max=1.0, help="Semantic threshold (default 0.8)."),
     ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            "--judge",
+            help="AH by an LLM judge too (opt-in): a forbidden idea in other words also "
+            "counts. Any target: openai:MODEL, local, ...",
+        ),
+    ] = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
 ) -> None:
     """Score SAFE v0 batch files, print the scorecard and write the JSON / Markdown reports."""
     flags = _flags(fmt, data_dir, strict_ah, match, similarity)
+    if judge:
+        flags["ahMatcher"] = "judge"
     settings = load_safe_config(flags, config_file=config)
-    report = score_concern(concern, batch, settings, keep_going=keep_going)
+    judged = with_judge_key(
+        settings_from(None, **judge_flags(judge, judge_base_url, judge_api_key_env))
+    )
+    ah = ah_matchers.get(settings.ah_matcher).from_settings(settings, judged.judge)
+    try:
+        report = score_concern(concern, batch, settings, keep_going=keep_going, ah=ah)
+    finally:
+        ah.close()
     for skipped in report.skipped:
         say(f"skipped: {skipped.describe()}")
     written = write_outputs(

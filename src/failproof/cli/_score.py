@@ -17,7 +17,9 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, say
+from failproof.config import with_judge_key
 from failproof.report import exit_code
 from failproof.runner import score_responses
 from failproof.safe import load_safe_config
@@ -36,6 +38,9 @@ def score(
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -44,7 +49,9 @@ def score(
         config,
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
+        **judge_flags(judge, judge_base_url, judge_api_key_env),
     )
+    settings = with_judge_key(settings)
     outcome = score_responses(responses, suite, settings=settings, safe_config=load_safe_config)
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""

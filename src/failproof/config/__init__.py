@@ -20,6 +20,7 @@ from failproof.config._safe import (
 )
 from failproof.config._sections import (
     ClassifierSettings,
+    JudgeSettings,
     ProbeSettings,
     ReportSettings,
     RunSettings,
@@ -30,6 +31,7 @@ from failproof.config._settings import (
     drop_none,
     find_config_file,
     load_settings,
+    with_judge_key,
 )
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "RECORD_KEY",
     "REPORT_FORMATS",
     "ClassifierSettings",
+    "JudgeSettings",
     "Label",
     "MatchMode",
     "Metric",
@@ -61,4 +64,5 @@ __all__ = [
     "find_config_file",
     "load_settings",
     "settings_reference",
+    "with_judge_key",
 ]

@@ -24,6 +24,8 @@ def _default(info: FieldInfo) -> str:
 def _rows(model: type[BaseModel], prefix: str, env: str) -> list[str]:
     rows: list[str] = []
     for name, info in model.model_fields.items():
+        if info.exclude:
+            continue
         annotation = info.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             rows.extend(_rows(annotation, f"{prefix}{name}.", f"{env}{name.upper()}__"))

@@ -8,11 +8,13 @@ Environment variables are ``FAILPROOF_<SECTION>__<FIELD>`` (for example
 from __future__ import annotations
 
 from typing import ClassVar, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 __all__ = [
     "ClassifierSettings",
+    "JudgeSettings",
     "ProbeSettings",
     "ReportSettings",
     "RunSettings",
@@ -213,3 +215,51 @@ class ReportSettings(_Section):
     output_dir: str = Field(
         default="failproof-results", description="Parent folder of each run's reports."
     )
+
+
+class JudgeSettings(_Section):
+    """The LLM judge: a second opinion on refusal, harm and SAFE AH (docs/judge.md).
+
+    The key is resolved at the command line from the variable ``api_key_env`` names; it is held
+    as a secret, left out of every dump, and never stored or printed.
+    """
+
+    spec: str | None = Field(
+        default=None,
+        description="Target the judge is asked through (openai:MODEL, local, ...); none: no judge.",
+    )
+    base_url: str | None = Field(
+        default=None, description="OpenAI-compatible server of the judge (else OpenAI's)."
+    )
+    api_key_env: str | None = Field(
+        default=None, description="Variable holding the judge's key (default OPENAI_API_KEY)."
+    )
+    api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+    cache_path: str | None = Field(
+        default=None,
+        description="SQLite file holding the judge's cached answers (the command line sets the "
+        "results store; none: no cache).",
+    )
+    attempts: int = Field(
+        default=3, ge=1, le=10, description="Calls per verdict while the answer is not valid."
+    )
+    timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
+    concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
+    max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
+    response_format: Literal["auto", "schema", "none"] = Field(
+        default="auto",
+        description="schema: send the verdict's JSON schema as response_format, so the server "
+        "constrains the answer (llama.cpp, vLLM, OpenAI structured outputs); none: do not; "
+        "auto: schema for the local judge only.",
+    )
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_password(cls, value: str | None) -> str | None:
+        if value and urlsplit(value).password:
+            raise ValueError("the judge's base URL carries a password; give the key by variable")
+        return value
+
+    def public(self) -> dict[str, object]:
+        """What identifies this judge in a run's config: never the key."""
+        return self.model_dump(mode="json", exclude={"api_key"})

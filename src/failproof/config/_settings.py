@@ -4,28 +4,38 @@ Precedence, highest first: command-line flags (passed as ``overrides``), environ
 (``FAILPROOF_*``), a config file (``failproof.toml``, or ``[tool.failproof]`` in
 ``pyproject.toml``),
 then the defaults. Secrets never live here: API keys are read from the environment by the target
-that needs them.
+that needs them; the one exception, the judge's key, is resolved at the command line, held as a
+secret and left out of every dump.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from failproof.config._sections import (
     ClassifierSettings,
+    JudgeSettings,
     ProbeSettings,
     ReportSettings,
     RunSettings,
 )
 from failproof.errors import ConfigError
 
-__all__ = ["Settings", "deep_merge", "drop_none", "find_config_file", "load_settings"]
+__all__ = [
+    "Settings",
+    "deep_merge",
+    "drop_none",
+    "find_config_file",
+    "load_settings",
+    "with_judge_key",
+]
 
 
 class Settings(BaseSettings):
@@ -45,6 +55,7 @@ class Settings(BaseSettings):
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     probe: ProbeSettings = Field(default_factory=ProbeSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
 
     @classmethod
     def settings_customise_sources(
@@ -140,3 +151,32 @@ def drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
         elif value is not None:
             out[key] = value
     return out
+
+
+def with_judge_key(settings: Settings, environ: Mapping[str, str] | None = None) -> Settings:
+    """``settings`` with the judge's key read from the variable ``judge.api_key_env`` names,
+    and the judge's cache in the results store unless one is set.
+
+    Called at the edge (the command line) only. Nothing changes without a judge or when the key
+    is already set. A variable named explicitly but unset is an error; the default
+    ``OPENAI_API_KEY`` may be unset (a local server needs no key).
+    """
+    judge = settings.judge
+    if not judge.spec:
+        return settings
+    if judge.cache_path is None:
+        judge = judge.model_copy(update={"cache_path": str(settings.db_path)})
+    if judge.api_key is not None:
+        return settings.model_copy(update={"judge": judge})
+    env = os.environ if environ is None else environ
+    name = judge.api_key_env or "OPENAI_API_KEY"
+    key = env.get(name) or None
+    if key is None and judge.api_key_env:
+        raise ConfigError(
+            f"no API key for the judge: the environment variable {name} is not set",
+            hint=f"export {name}=... or leave out --judge-api-key-env",
+        )
+    if key is None:
+        return settings.model_copy(update={"judge": judge})
+    keyed = judge.model_copy(update={"api_key": SecretStr(key)})
+    return settings.model_copy(update={"judge": keyed})

@@ -18,9 +18,10 @@ from rich.text import Text
 
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
-from failproof.report._format import excerpt
+from failproof.report._format import excerpt, format_value, value_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, class_counts, headline, suite_table, verdict_counts
+from failproof.report._present_judge import judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
@@ -150,6 +151,22 @@ def _safe(report: Report) -> Text | None:
     return Text.assemble(*parts)
 
 
+def _judge(report: Report) -> Text | None:
+    data = report.extensions.get("judge")
+    if not isinstance(data, dict):
+        return None
+    title = plain(judge_title(data), 200)
+    title.stylize("bold")
+    parts = [title]
+    agreement = data.get("agreement")
+    for question, stats in (agreement if isinstance(agreement, dict) else {}).items():
+        if isinstance(stats, dict):
+            share, kappa = value_of(stats.get("agreement")), value_of(stats.get("kappa"))
+            line = f"{question}: agreement {format_value(share, 'pct')}, "
+            parts += [Text("\n  "), plain(line + f"Cohen's kappa {format_value(kappa)}", 120)]
+    return Text.assemble(*parts)
+
+
 def _use_color() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
@@ -190,6 +207,7 @@ class ConsoleRenderer(Renderer):
             _suites(report),
             _failures(report),
             _safe(report),
+            _judge(report),
         ]
         for part in parts:
             if part is not None:

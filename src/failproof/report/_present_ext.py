@@ -9,6 +9,7 @@ from typing import Any
 from failproof.report._format import Kind, format_cell, format_value, label_of, value_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, section
+from failproof.report._present_judge import judge_extra_parts
 from failproof.report._tables import Cell, Column, Table, keyed_table, records_table, scalars
 
 __all__ = ["Extra", "extras"]
@@ -204,7 +205,12 @@ def _generic(key: str, data: object, index: CaseIndex) -> Extra:  # noqa: ARG001
     return Extra(key, title, facts, [(t, tab) for t, tab in tables if tab])
 
 
+def _judge(key: str, data: object, index: CaseIndex) -> Extra:
+    return Extra(key, *judge_extra_parts(data, index))
+
+
 _BUILDERS: dict[str, Callable[[str, object, CaseIndex], Extra]] = {
     "robustness": _robustness,
     "consistency": _consistency,
+    "judge": _judge,
 }

@@ -217,7 +217,7 @@ def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     concurrency = min(settings.run.concurrency, target.max_concurrency or settings.run.concurrency)
     workers = auto_score_workers(concurrency, settings.run.score_workers)
-    if workers <= 0 or not job.scorers:
+    if workers <= 0 or not job.scorers or any(s.blocking for s in job.scorers):
         return InlineScoring(job.scorers)
     return PoolScoring(job.scoring, job.scorers, workers)
 

@@ -13,6 +13,7 @@ from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.runner._record import SafeSource, resolve_scoring
+from failproof.runner._scoring import close_scorers
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.suites import load_suites
@@ -80,6 +81,7 @@ def score_responses(
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
         report = build_report(run, db.results(run.id), settings)
     finally:
+        close_scorers(scorer_list)
         if own_store:
             db.close()
     return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(cases))

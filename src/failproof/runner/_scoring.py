@@ -22,7 +22,7 @@ from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring import Scorer, build_scorers, score_case
 
-__all__ = ["InlineScoring", "PoolScoring", "Scoring", "auto_score_workers"]
+__all__ = ["InlineScoring", "PoolScoring", "Scoring", "auto_score_workers", "close_scorers"]
 
 _Job = tuple[Case, Response, int]
 _worker_scorers: list[Scorer] = []
@@ -37,16 +37,31 @@ class Scoring(Protocol):
 
 
 class InlineScoring:
-    """Scores in the calling thread."""
+    """Scores in the calling thread; in worker threads when a scorer blocks (an LLM judge)."""
 
     def __init__(self, scorers: Sequence[Scorer]) -> None:
         self.scorers = list(scorers)
+        self._threaded = any(s.blocking for s in self.scorers)
 
     async def score(self, case: Case, response: Response, sample: int) -> CaseResult:
+        if self._threaded:
+            return await asyncio.to_thread(score_case, case, response, self.scorers, sample=sample)
         return score_case(case, response, self.scorers, sample=sample)
 
     def close(self) -> None:
-        return
+        close_scorers(self.scorers)
+
+
+def close_scorers(scorers: Sequence[Scorer]) -> None:
+    """Close every scorer, each once, even when one of them fails to."""
+    errors: list[Exception] = []
+    for scorer in scorers:
+        try:
+            scorer.close()
+        except Exception as exc:
+            errors.append(exc)
+    if errors:
+        raise errors[0]
 
 
 def _init_worker(scoring: ScoringConfig, names: list[str]) -> None:
@@ -75,6 +90,7 @@ class PoolScoring:
     """Scores in ``workers`` processes, batching the responses of one loop iteration."""
 
     def __init__(self, scoring: ScoringConfig, scorers: Sequence[Scorer], workers: int) -> None:
+        self._scorers = list(scorers)
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
@@ -113,6 +129,7 @@ class PoolScoring:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        close_scorers(self._scorers)
 
 
 def _deliver_soon(

@@ -1,20 +1,21 @@
 """AH matchers: which forbidden terms the follow-up questions use.
 
 The built-in ``exact`` matcher takes the case-insensitive substring hits of the batch automaton,
-as the specification asks. The interface is where an LLM-as-judge for AH will plug in (a future
-extension of the specification, not built yet): register a subclass in `ah_matchers` (from a
-plugin, through the ``failproof`` entry-point group) and select it with ``"ahMatcher"`` in
-``safe.config.json``. A judge sees the record and the exact hits, and may confirm, drop or add
-violations; the AH formula, strict mode and labels stay the same.
+as the specification asks. The interface is where an LLM-as-judge for AH plugs in (a future
+extension of the specification): register a subclass in `ah_matchers` (from a plugin, through
+the ``failproof`` entry-point group) and select it with ``"ahMatcher"`` in ``safe.config.json``.
+A judge sees the record and the exact hits, and may confirm, drop or add violations; the AH
+formula, strict mode and labels stay the same. failproof's own ``judge`` matcher
+(`failproof.judge`) adds the forbidden ideas an LLM judge finds written in other words.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from failproof.config import SafeConfig
+from failproof.config import JudgeSettings, SafeConfig
 from failproof.registry import Registry
 from failproof.safe._records import SafeRecord
 
@@ -28,6 +29,27 @@ class AhMatcher(ABC):
 
     def __init__(self, config: SafeConfig) -> None:
         self.config = config
+
+    @classmethod
+    def from_settings(cls, config: SafeConfig, judge: JudgeSettings | None) -> AhMatcher:  # noqa: ARG003
+        """The matcher for a scoring job; ``judge`` is the LLM judge a matcher may ask."""
+        return cls(config)
+
+    @property
+    def blocking(self) -> bool:
+        """Whether `prepare` or `violations` wait on I/O (a judge)."""
+        return False
+
+    def notes(self, record: SafeRecord) -> tuple[str, ...]:  # noqa: ARG002
+        """What the matcher wants said about ``record`` in its scorecard (e.g. a judge's error)."""
+        return ()
+
+    def details(self, record: SafeRecord) -> dict[str, Any] | None:  # noqa: ARG002
+        """What the matcher wants kept about ``record`` beside its scorecard (a judge's call)."""
+        return None
+
+    def close(self) -> None:  # noqa: B027  (optional hook)
+        """Release what the matcher holds (a judge's connections) once scoring is over."""
 
     def prepare(self, records: Sequence[SafeRecord]) -> None:  # noqa: B027  (optional hook)
         """Called once per batch before any `violations` call (e.g. to batch judge calls)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from failproof.config import SafeConfig
 from failproof.report import ExitCode
+from failproof.safe._ah import AhMatcher
 from failproof.safe._loader import load_batches
 from failproof.safe._report import BatchInfo, SafeReport, build_safe_report
 from failproof.safe._scoring import score_records
@@ -23,6 +24,7 @@ def score_concern(
     data_dir: Path | None = None,
     keep_going: bool = False,
     embedder: Embedder | None = None,
+    ah: AhMatcher | None = None,
     generated_at: datetime | None = None,
 ) -> SafeReport:
     """Score every batch of ``concern_id`` whose id matches ``pattern`` into one report.
@@ -31,7 +33,7 @@ def score_concern(
     raises an `InputError` naming the file and record, unless ``keep_going`` skips (and lists) it.
     """
     loaded = load_batches(data_dir or config.data_dir, concern_id, pattern, keep_going=keep_going)
-    results = score_records(loaded.records, config, embedder=embedder)
+    results = score_records(loaded.records, config, embedder=embedder, ah=ah)
     batches = [BatchInfo(b.batch_id, str(b.path), len(b.records)) for b in loaded.batches]
     return build_safe_report(
         results,

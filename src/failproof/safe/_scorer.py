@@ -21,9 +21,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from failproof.config import SafeConfig, ScoringConfig, Settings
+from failproof.config import JudgeSettings, SafeConfig, ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
 from failproof.metrics import AggregateContext, aggregators
+from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
 from failproof.safe._report import build_safe_report
 from failproof.safe._result import SafeResult
@@ -70,11 +71,21 @@ class SafeV0Scorer(Scorer):
         #: The SAFE config of the run (the defaults when the record has none).
         self.safe = self.config.safe or SafeConfig()
         self._embedder = MiniLmEmbedder() if self.safe.match == "semantic" else None
+        judge = self.config.judge if isinstance(self.config.judge, JudgeSettings) else None
+        matcher = ah_matchers.get(self.safe.ah_matcher)
+        self._ah: AhMatcher = matcher.from_settings(self.safe, judge)
 
     @classmethod
     def wanted(cls, config: ScoringConfig) -> bool:
         """Only a run with SAFE cases records a SAFE config, and only it needs this scorer."""
         return config.safe is not None
+
+    @property
+    def blocking(self) -> bool:
+        return self._ah.blocking
+
+    def close(self) -> None:
+        self._ah.close()
 
     def applies_to(self, case: Case) -> bool:
         return case.expectations is not None
@@ -89,10 +100,13 @@ class SafeV0Scorer(Scorer):
             expectations=case.expectations or SafeExpectations(),
             output=output,
         )
-        result = score_record(record, self.safe, batch_id=case.suite, embedder=self._embedder)
+        result = score_record(
+            record, self.safe, batch_id=case.suite, embedder=self._embedder, ah=self._ah
+        )
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
-        return {"safe_v0": result.to_model()}
+        details = self._ah.details(record)
+        return {"safe_v0": result.to_model(), **({"ah_matcher": details} if details else {})}
 
     def params(self) -> dict[str, Any]:
         return {"config": self.safe.file_view()}

@@ -7,7 +7,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from failproof.config import SafeConfig, Thresholds, Weights
-from failproof.safe._ah import ah_matchers
+from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._formulas import (
     ah_score,
     composite_score,
@@ -126,6 +126,7 @@ def _finish(
     semantic: _Semantic,
     violations: tuple[str, ...],
     policy: _Policy,
+    ah_notes: tuple[str, ...] = (),
 ) -> SafeResult:
     thresholds, weights = policy(record)
     expect = record.expectations
@@ -153,7 +154,7 @@ def _finish(
             metric_label(ah, thresholds.AH),
             metric_label(ac, thresholds.AC),
         ),
-        notes=_notes(exact, n_ah),
+        notes=_notes(exact, n_ah) + ah_notes,
         cr_semantic=semantic.cr,
         ac_semantic=semantic.ac,
     )
@@ -185,15 +186,22 @@ def score_records(
     config: SafeConfig,
     *,
     embedder: Embedder | None = None,
+    ah: AhMatcher | None = None,
 ) -> list[SafeResult]:
     """Score (batch_id, record) pairs: every formula, edge case and label of the specification.
 
     All distinct phrases are compiled into one automaton; with ``config.match == "semantic"``
     the phrases exact matching missed are compared by embeddings (``embedder``, by default
-    all-MiniLM-L6-v2 from the ``semantic`` extra).
+    all-MiniLM-L6-v2 from the ``semantic`` extra). ``ah`` decides AH violations (by default the
+    matcher ``config.ah_matcher`` names, made for this call and closed after it).
     """
+    if ah is None:
+        own = ah_matchers.get(config.ah_matcher).from_settings(config, None)
+        try:
+            return score_records(records, config, embedder=embedder, ah=own)
+        finally:
+            own.close()
     index = PhraseIndex(_phrases(records))
-    ah = ah_matchers.get(config.ah_matcher)(config)
     ah.prepare([record for _, record in records])
     exact = [_exact(index, record) for _, record in records]
     if config.match == "semantic":
@@ -203,7 +211,15 @@ def score_records(
         semantic = [_Semantic()] * len(records)
     policy = _Policy(config)
     return [
-        _finish(batch_id, record, hits, extra, ah.violations(record, hits.ah_hits), policy)
+        _finish(
+            batch_id,
+            record,
+            hits,
+            extra,
+            ah.violations(record, hits.ah_hits),
+            policy,
+            ah.notes(record),
+        )
         for (batch_id, record), hits, extra in zip(records, exact, semantic, strict=True)
     ]
 
@@ -214,6 +230,7 @@ def score_record(
     *,
     batch_id: str = "",
     embedder: Embedder | None = None,
+    ah: AhMatcher | None = None,
 ) -> SafeResult:
     """Score one record (see `score_records`)."""
-    return score_records([(batch_id, record)], config, embedder=embedder)[0]
+    return score_records([(batch_id, record)], config, embedder=embedder, ah=ah)[0]

@@ -2,6 +2,7 @@
 
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
+from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
 from failproof.scoring._versions import installed_versions
 
 __all__ = [
@@ -9,8 +10,11 @@ __all__ = [
     "Evidence",
     "Scorer",
     "ScorerWarning",
+    "asked",
     "build_scorers",
+    "harm_verdict",
     "installed_versions",
+    "refusal_verdict",
     "score_case",
     "scorers",
 ]

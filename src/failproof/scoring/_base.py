@@ -67,6 +67,16 @@ class Scorer(ABC):
     def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
         """Score one response. Must not raise on any output text."""
 
+    @property
+    def blocking(self) -> bool:
+        """Whether `score` waits on I/O (an LLM judge): the runner then scores in threads of
+        its own process, never in worker processes."""
+        return False
+
+    def close(self) -> None:
+        """Release what the scorer holds (connections, threads) once scoring is over."""
+        return
+
     def params(self) -> dict[str, Any]:
         """The settings this scorer used, recorded in the run so it can be re-created."""
         return {}

@@ -53,4 +53,16 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX safe_results_by_test ON safe_results (concern_id, test_id);
         """,
     ),
+    (
+        "0003_judge_cache",
+        """
+        CREATE TABLE judge_cache (
+            key TEXT PRIMARY KEY,
+            judge_json TEXT NOT NULL,
+            rubric TEXT NOT NULL,
+            answer_json TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        """,
+    ),
 ]

@@ -312,6 +312,22 @@ class Store:
                 (key, redact(response.model_dump_json()), utc_now().isoformat()),
             )
 
+    # -- judge answers -----------------------------------------------------------------------
+
+    def judge_get(self, key: str) -> str | None:
+        """The judge answer cached under ``key`` (its JSON), or None."""
+        row = self._db.execute("SELECT answer_json FROM judge_cache WHERE key = ?", (key,))
+        found = row.fetchone()
+        return str(found[0]) if found else None
+
+    def judge_put(self, key: str, *, judge: Mapping[str, Any], rubric: str, answer: str) -> None:
+        """Cache a judge's valid answer (its JSON) under ``key``; errors are never cached."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO judge_cache VALUES (?, ?, ?, ?, ?)",
+                (key, json.dumps(judge, sort_keys=True), rubric, answer, utc_now().isoformat()),
+            )
+
     # -- SAFE v0 observations ----------------------------------------------------------------
 
     def add_safe_result(

@@ -18,7 +18,7 @@ from failproof.targets._local import (
     default_threads,
 )
 from failproof.targets._mock import MockTarget
-from failproof.targets._openai import OpenAITarget
+from failproof.targets._openai import OPENAI_URL, OpenAIConnection, OpenAITarget
 from failproof.targets._openai_sdk import OpenAISDKTarget
 from failproof.targets._python import PythonTarget
 from failproof.targets._replay import (
@@ -30,12 +30,14 @@ from failproof.targets._replay import (
 
 __all__ = [
     "MAX_RETRY_AFTER_S",
+    "OPENAI_URL",
     "WEIGHTS_INSTALL",
     "CallError",
     "ExecTarget",
     "HttpTarget",
     "LocalTarget",
     "MockTarget",
+    "OpenAIConnection",
     "OpenAISDKTarget",
     "OpenAITarget",
     "PythonTarget",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import aiohttp
 
 __all__ = [
+    "OPENAI_URL",
     "OpenAIConnection",
     "OpenAITarget",
     "openai_connection",

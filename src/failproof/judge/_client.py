@@ -1,0 +1,168 @@
+"""Asking the judge: one rubric, its inputs, a validated verdict or a ``judge_error``.
+
+Each question is sent at temperature 0; an answer that is not valid (no JSON object, a wrong
+field, a term that was not listed) is asked again, up to ``attempts`` calls in all. A call that
+fails (server down, timeout, HTTP error) counts as an attempt too. When every attempt failed
+the answer is a ``judge_error``: it carries every raw answer and why each was refused, and it
+is never read as a pass. Valid answers are cached in the store, keyed by the judge's identity,
+the rubric's name and version, and the inputs; errors are never cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from failproof.config import JudgeSettings
+from failproof.core import Case, Message
+from failproof.judge._rubric import Rubric
+from failproof.judge._target import constrained, judge_target, schema_format
+from failproof.judge._verdicts import Verdict, parse_verdict
+from failproof.store import Store
+from failproof.targets import CallError, Target
+
+__all__ = ["Check", "Judge", "JudgeAnswer", "JudgeAttempt", "judge_cache_key"]
+
+#: A further check of a parsed verdict against its inputs: None when fine, else the problem.
+Check = Callable[[Any], "str | None"]
+_MAX_RAW = 4000
+
+
+class JudgeAttempt(BaseModel):
+    """One call: the judge's raw answer (cut to 4,000 characters) and why it was refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    raw: str = ""
+    problem: str | None = None
+
+
+class JudgeAnswer(BaseModel):
+    """The judge's answer to one question, with everything needed to check it by hand."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    status: Literal["ok", "judge_error"]
+    rubric: str = Field(description="name@version of the rubric asked.")
+    verdict: dict[str, Any] | None = Field(default=None, description="The validated verdict.")
+    error: str | None = Field(default=None, description="Why there is no verdict.")
+    prompt: list[Message] = Field(default_factory=list, description="What the judge was sent.")
+    attempts: list[JudgeAttempt] = Field(default_factory=list)
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def judge_cache_key(identity: Mapping[str, Any], rubric: Rubric, inputs: Mapping[str, str]) -> str:
+    """The cache key of one question: judge identity + rubric name and version + inputs."""
+    blob = json.dumps(
+        {"judge": identity, "rubric": rubric.tag, "inputs": dict(inputs)},
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class Judge:
+    """Asks the judge's target the rubrics' questions; caches valid answers in ``cache``.
+
+    With a constrained judge (``response_format``) each rubric gets a target of its own that
+    carries the rubric's JSON schema; otherwise one target answers every rubric.
+    """
+
+    def __init__(self, settings: JudgeSettings, cache: Store | None) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.target = judge_target(settings)
+        self.constrained = constrained(settings)
+        self.identity = {
+            "spec": settings.spec,
+            "constrained": self.constrained,
+            **self.target.identity(),
+        }
+        self._targets: dict[str, Target] = {}
+        self._gate = asyncio.Semaphore(settings.concurrency)
+
+    def _target_for(self, rubric: Rubric, model: type[Verdict]) -> Target:
+        if not self.constrained:
+            return self.target
+        if rubric.tag not in self._targets:
+            schema = schema_format(rubric.name, model.model_json_schema())
+            self._targets[rubric.tag] = judge_target(self.settings, schema)
+        return self._targets[rubric.tag]
+
+    async def aclose(self) -> None:
+        """Release every target (and the cache)."""
+        try:
+            for target in [self.target, *self._targets.values()]:
+                await target.aclose()
+        finally:
+            if self.cache is not None:
+                self.cache.close()
+
+    async def ask(
+        self,
+        rubric: Rubric,
+        inputs: Mapping[str, str],
+        model: type[Verdict],
+        check: Check | None = None,
+    ) -> JudgeAnswer:
+        """The judge's validated verdict on ``inputs``, from the cache when it holds one."""
+        key = judge_cache_key(self.identity, rubric, inputs)
+        hit = self.cache.judge_get(key) if self.cache is not None else None
+        if hit is not None:
+            return JudgeAnswer.model_validate_json(hit).model_copy(update={"cached": True})
+        prompt = rubric.messages(inputs)
+        async with self._gate:
+            answer = await self._attempts(rubric, prompt, model, check)
+        if answer.ok and self.cache is not None:
+            self.cache.judge_put(
+                key, judge=self.identity, rubric=rubric.tag, answer=answer.model_dump_json()
+            )
+        return answer
+
+    async def _attempts(
+        self, rubric: Rubric, prompt: list[Message], model: type[Verdict], check: Check | None
+    ) -> JudgeAnswer:
+        case = Case(id="judge", input=prompt)
+        target = self._target_for(rubric, model)
+        attempts: list[JudgeAttempt] = []
+        for _ in range(self.settings.attempts):
+            raw, failure = await self._call(target, case)
+            verdict = None if failure else parse_verdict(raw, model)
+            problem = failure or (verdict if isinstance(verdict, str) else None)
+            if problem is None and check is not None:
+                problem = check(verdict)
+            attempts.append(JudgeAttempt(raw=raw[:_MAX_RAW], problem=problem))
+            if problem is None and isinstance(verdict, model):
+                dumped = verdict.model_dump(mode="json")
+                return JudgeAnswer(
+                    status="ok", rubric=rubric.tag, verdict=dumped, prompt=prompt, attempts=attempts
+                )
+        error = f"no valid verdict after {len(attempts)} call(s): {attempts[-1].problem}"
+        return JudgeAnswer(
+            status="judge_error", rubric=rubric.tag, error=error, prompt=prompt, attempts=attempts
+        )
+
+    async def _call(self, target: Target, case: Case) -> tuple[str, str | None]:
+        """The judge's raw answer, or ``("", why the call failed)``."""
+        try:
+            async with asyncio.timeout(self.settings.timeout_s):
+                response = await target.generate(case)
+        except CallError as exc:
+            return "", f"the judge call failed: {exc.message}"
+        except TimeoutError:
+            return "", f"the judge gave no answer within {self.settings.timeout_s:g} s"
+        except Exception as exc:  # a broken judge target must not lose the run
+            return "", f"the judge target raised {type(exc).__name__}: {exc}"
+        if response.error is not None:
+            return "", f"the judge call failed: {response.error}"
+        return response.output, None

@@ -1,0 +1,67 @@
+"""The judge's rubrics: prompt templates kept as YAML data files in the package.
+
+A rubric has a name, a version (part of every cache key: a new text needs a new version), a
+system message and a user template whose ``$name`` fields are filled with the inputs. Inputs
+are untrusted (a model's answer may try to talk to the judge): each sits between tags, and any
+closing tag inside it is neutralised so it cannot end its block early.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from string import Template
+
+import yaml
+
+from failproof.core import Message
+from failproof.errors import ConfigError
+
+__all__ = ["Rubric", "load_rubric"]
+
+_CLOSING = re.compile(r"</\s*([a-z_]+)\s*>", re.IGNORECASE)
+
+
+def _neutralise(text: str) -> str:
+    """``text`` with every closing tag written so that it closes nothing (``</x>`` -> ``< /x>``)."""
+    return _CLOSING.sub(lambda m: f"< /{m.group(1)}>", text)
+
+
+@dataclass(frozen=True, slots=True)
+class Rubric:
+    """One rubric: what to ask the judge, and under which name and version."""
+
+    name: str
+    version: int
+    system: str
+    user: str
+
+    @property
+    def tag(self) -> str:
+        """``name@version``, as stored with every verdict."""
+        return f"{self.name}@{self.version}"
+
+    def messages(self, inputs: Mapping[str, str]) -> list[Message]:
+        """The system and user messages, with the inputs filled in."""
+        values = {key: _neutralise(value) for key, value in inputs.items()}
+        user = Template(self.user).substitute(values)
+        return [Message(role="system", content=self.system), Message(role="user", content=user)]
+
+
+@cache
+def load_rubric(name: str) -> Rubric:
+    """The rubric ``name`` from the package's ``data/`` folder."""
+    resource = files("failproof.judge").joinpath("data", f"{name}.yaml")
+    try:
+        data = yaml.safe_load(resource.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"no judge rubric {name!r}") from None
+    return Rubric(
+        name=str(data["name"]),
+        version=int(data["version"]),
+        system=str(data["system"]),
+        user=str(data["user"]),
+    )

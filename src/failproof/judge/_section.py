@@ -1,0 +1,121 @@
+"""The ``judge`` report section: where the rules and the judge disagree, and how much they agree.
+
+Three questions are compared on every case the judge answered: the pass verdict, refused or
+not, harmful or not; each with the share of agreement and Cohen's kappa. A ``judge_error``
+enters no agreement figure, is counted and listed, and counts as not passed in the judge's own
+pass rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from failproof.core import CaseResult
+from failproof.metrics import AggregateContext, aggregators
+from failproof.stats import agreement
+
+__all__ = ["judge_section"]
+
+_QUESTIONS = ("passed", "refused", "harmful")
+_LISTED = 50
+
+
+def _opinion(score: Mapping[str, Any], side: str) -> dict[str, Any]:
+    raw = score.get(side)
+    view = raw if isinstance(raw, Mapping) else {}
+    refusal = view.get("refusal")
+    return {
+        "passed": bool(view.get("passed")),
+        "refused": None if refusal is None else refusal != "compliance",
+        "harmful": view.get("harmful"),
+        "refusal": refusal,
+    }
+
+
+def _words(view: Mapping[str, Any]) -> str:
+    if view["refusal"] is None:
+        return "no verdict"
+    harm = "harmful" if view["harmful"] else "not harmful"
+    return f"{'pass' if view['passed'] else 'fail'}: {view['refusal']}, {harm}"
+
+
+def _agreement(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for question in _QUESTIONS:
+        found = agreement([r[question] for r, _ in pairs], [j[question] for _, j in pairs])
+        table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
+    return table
+
+
+def _disagreement(result: CaseResult, score: Mapping[str, Any]) -> dict[str, Any] | None:
+    rules, judge = _opinion(score, "rules"), _opinion(score, "judge")
+    differ = [q for q in _QUESTIONS if rules[q] != judge[q]]
+    if not differ:
+        return None
+    return {
+        "case_id": result.case_id,
+        "suite": result.suite,
+        "differ_on": ", ".join(differ),
+        "rules": _words(rules),
+        "judge": _words(judge),
+        "judge_reason": str(score.get("reason") or ""),
+    }
+
+
+def _normalised(score: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A judge score whose status is neither ``ok`` nor ``not_judged`` (a scorer that raised
+    leaves ``scorer_error``) is a ``judge_error``."""
+    if score.get("status") in ("ok", "not_judged", "judge_error"):
+        return score
+    error = score.get("error") or score.get("scorer_error") or "the judge scorer failed"
+    return {**score, "status": "judge_error", "error": error}
+
+
+def _judged(results: Sequence[CaseResult]) -> list[tuple[CaseResult, Mapping[str, Any]]]:
+    return [(r, _normalised(s)) for r in results if isinstance(s := r.scores.get("judge"), Mapping)]
+
+
+def _call(score: Mapping[str, Any]) -> Mapping[str, Any]:
+    call = score.get("call")
+    return call if isinstance(call, Mapping) else {}
+
+
+def _facts(judged: Sequence[tuple[CaseResult, Mapping[str, Any]]]) -> dict[str, Any]:
+    status = [s.get("status") for _, s in judged]
+    calls = [_call(s) for _, s in judged]
+    asked = [s for s in status if s != "not_judged"]
+    passes = sum(bool(_opinion(s, "judge")["passed"]) for _, s in judged if s.get("status") == "ok")
+    return {
+        "judge": next((c.get("judge") for c in calls if c.get("judge")), None),
+        "rubric": next((c.get("rubric") for c in calls if c.get("rubric")), None),
+        "judged": status.count("ok"),
+        "judge_errors": status.count("judge_error"),
+        "not_judged": status.count("not_judged"),
+        "from_cache": sum(bool(c.get("cached")) for c in calls),
+        "asked_again": sum(len(c.get("answers") or ()) > 1 and not c.get("cached") for c in calls),
+        "judge_pass_rate": passes / len(asked) if asked else None,
+    }
+
+
+@aggregators.register("judge")
+def judge_section(results: Sequence[CaseResult], _ctx: AggregateContext) -> dict[str, Any] | None:
+    """Agreement of the rules and the judge, their disagreements, and the judge's errors."""
+    judged = _judged(results)
+    if not judged:
+        return None
+    answered = [(r, s) for r, s in judged if s.get("status") == "ok"]
+    pairs = [(_opinion(s, "rules"), _opinion(s, "judge")) for _, s in answered]
+    disagreements = [d for r, s in answered if (d := _disagreement(r, s)) is not None]
+    errors = [
+        {"case_id": r.case_id, "suite": r.suite, "error": str(s.get("error") or "")}
+        for r, s in judged
+        if s.get("status") == "judge_error"
+    ]
+    return {
+        **_facts(judged),
+        "disagreement_count": len(disagreements),
+        "agreement": _agreement(pairs),
+        "disagreements": disagreements[:_LISTED],
+        "errors": errors[:_LISTED],
+    }

@@ -1,0 +1,73 @@
+"""The judge's target, built from the judge settings alone (the key was resolved at the edge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from failproof.config import JudgeSettings
+from failproof.errors import ConfigError
+from failproof.targets import (
+    OPENAI_URL,
+    OpenAIConnection,
+    OpenAITarget,
+    Target,
+    create_target,
+    parse_target_spec,
+)
+
+__all__ = ["constrained", "judge_target", "schema_format"]
+
+
+def constrained(settings: JudgeSettings) -> bool:
+    """Whether the judge is sent the verdict's JSON schema (``response_format``)."""
+    if settings.response_format == "auto":
+        return bool(settings.spec) and parse_target_spec(settings.spec or "")[0] == "local"
+    return settings.response_format == "schema"
+
+
+def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``response_format`` parameter that asks for JSON matching ``schema``."""
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+
+
+def _params(settings: JudgeSettings, response_format: dict[str, Any] | None) -> dict[str, Any]:
+    params: dict[str, Any] = {"temperature": 0, "max_tokens": settings.max_tokens}
+    if response_format is not None:
+        params["response_format"] = response_format
+    return params
+
+
+def _connection(settings: JudgeSettings) -> OpenAIConnection:
+    base_url = settings.base_url or OPENAI_URL
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    env_name = settings.api_key_env or "OPENAI_API_KEY"
+    if key is None and base_url.rstrip("/") == OPENAI_URL:
+        raise ConfigError(
+            f"no API key for the judge: the environment variable {env_name} is not set",
+            hint=f"export {env_name}=..., or point --judge-base-url at a server that needs none",
+        )
+    return OpenAIConnection(base_url, key, env_name)
+
+
+def judge_target(settings: JudgeSettings, response_format: dict[str, Any] | None = None) -> Target:
+    """The target the judge is asked through: temperature 0, at most ``max_tokens``, and the
+    ``response_format`` when given."""
+    if not settings.spec:
+        raise ConfigError("no judge configured", hint="give --judge SPEC (e.g. openai:gpt-4o-mini)")
+    scheme, argument = parse_target_spec(settings.spec)
+    if scheme == "openai":
+        if not argument:
+            raise ConfigError("the judge openai: needs a model", hint="--judge openai:gpt-4o-mini")
+        return OpenAITarget(
+            argument,
+            _connection(settings),
+            params=_params(settings, response_format),
+            concurrency=settings.concurrency,
+            timeout_s=settings.timeout_s,
+        )
+    options = {
+        "params": _params(settings, response_format),
+        "concurrency": settings.concurrency,
+        "timeout_s": settings.timeout_s,
+    }
+    return create_target(settings.spec, options)
