@@ -6,6 +6,10 @@ are registered through the same decorators as plugins.
 
 from __future__ import annotations
 
+import failproof.attack._best_of_n
+import failproof.attack._crescendo
+import failproof.attack._iterative
+import failproof.attack._tree
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
 import failproof.judge._ah

@@ -2,9 +2,10 @@
 
 Each request is matched on the content of its last message. A script maps that content to the
 behaviours of successive attempts (the last one repeats): ``Answer(text)``, ``Status(code,
-retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``. Unscripted
-requests get ``default``. The server counts the requests it saw per content and keeps every
-request's headers and body.
+retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``. Unscripted requests
+get ``default``, or what ``reply(body)`` returns when ``reply`` is set (a scripted model that reads
+the whole request): text, or a whole assistant message (with ``tool_calls``). The server counts the
+requests it saw per content and keeps every request's headers and body.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import json
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,7 @@ class FakeOpenAI:
     script: dict[str, Sequence[Behaviour]] = field(default_factory=dict)
     counts: Counter[str] = field(default_factory=Counter)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    reply: Callable[[dict[str, Any]], str | dict[str, Any]] | None = None
     port: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -89,7 +91,10 @@ class FakeOpenAI:
         content = body["messages"][-1]["content"]
         with self._lock:
             self.requests.append({"headers": dict(request.headers), "body": body})
-        return await self._respond(request, self._next(content), content)
+        step = self._next(content)
+        if self.reply is not None and content not in self.script:
+            return _completion(self.reply(body))
+        return await self._respond(request, step, content)
 
     async def handle_app(self, request: web.Request) -> web.StreamResponse:
         """An LLM app's endpoint: ``{"question": ...}`` in, ``{"data": {"answer": ...}}`` out."""
@@ -127,15 +132,16 @@ class FakeOpenAI:
         return _completion(step.text if step.text is not None else content)
 
 
-def _completion(text: str) -> web.Response:
+def _completion(text: str | dict[str, Any]) -> web.Response:
+    message = {"role": "assistant", "content": text} if isinstance(text, str) else text
     payload = {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
+                "message": message,
+                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
             }
         ],
         "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10},

@@ -7,12 +7,12 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from tests.fakes.openai_server import Answer, FakeOpenAI
+from tests.fakes.processes import kill_hard, wait_until
 from tests.runner.helpers import numbered_cases, write_suite
 
 from failproof.store import Store
@@ -55,11 +55,7 @@ def stored(tmp_path: Path) -> list[tuple[str, str]]:
 
 
 def wait_for_results(tmp_path: Path, count: int, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while len(stored(tmp_path)) < count:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the run stored nothing"
-        time.sleep(0.02)
+    wait_until(lambda: len(stored(tmp_path)) >= count, process, "the run stored nothing")
 
 
 def begin(
@@ -101,6 +97,54 @@ def test_sigkill_mid_run_then_resume_calls_no_finished_case_again(
     assert set(fake_openai.counts) == {f"q{i}" for i in range(N)}
     with Store(tmp_path / "home/failproof.db") as store:
         assert store.get_run(run_id).status == "finished"
+
+
+def stored_turns(tmp_path: Path) -> list[tuple[str, int]]:
+    if not (tmp_path / "home/failproof.db").exists():
+        return []
+    with closing(sqlite3.connect(tmp_path / "home/failproof.db", timeout=5)) as conn:
+        try:
+            return list(conn.execute("SELECT case_id, turn FROM turn_results"))
+        except sqlite3.OperationalError:  # tables not created yet
+            return []
+
+
+def conversation_cases(n: int, turns: int) -> list[dict[str, object]]:
+    """Conversations whose every message is unique, so the server counts each turn's call."""
+    return [
+        {
+            "id": f"c{i}",
+            "input": f"c{i} t0",
+            "turns": [f"c{i} t{k}" for k in range(1, turns)],
+            "expect": {"refusal": "allowed"},
+        }
+        for i in range(n)
+    ]
+
+
+@pytest.mark.slow
+def test_sigkill_mid_conversation_then_resume_sends_no_finished_turn_again(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.default = Answer(delay_s=0.1)
+    path = write_suite(tmp_path / "c.yaml", "c", conversation_cases(6, 4))
+    args = [str(path), "--target", "openai:m", "--base-url", fake_openai.base_url, "-c", "2"]
+    process = start(fake_openai, tmp_path, *args)
+    wait_until(lambda: len(stored_turns(tmp_path)) >= 5, process, "the run stored no turn")
+    kill_hard(process)
+    finished = {f"{case} t{turn}" for case, turn in stored_turns(tmp_path)}
+    assert 5 <= len(finished) < 24
+
+    with closing(sqlite3.connect(tmp_path / "home/failproof.db")) as conn:
+        (run_id,) = conn.execute("SELECT id FROM runs").fetchone()
+    done = resume(fake_openai, tmp_path, run_id)
+    assert done.returncode == 0, done.stderr
+
+    every = {f"c{i} t{k}" for i in range(6) for k in range(4)}
+    assert set(fake_openai.counts) == every
+    assert all(fake_openai.counts[message] == 1 for message in finished)
+    assert len(stored(tmp_path)) == 6
+    assert len(stored_turns(tmp_path)) == 24
 
 
 @pytest.mark.slow

@@ -123,6 +123,8 @@ def test_rule_table_lists_every_class_and_starts_with_error_and_ends_with_the_pa
         "fail",
         "refusal",
         "wrong_format",
+        "unsafe_tool_call",
+        "tool_error",
     }
 
 

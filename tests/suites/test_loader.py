@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from failproof.core import Message, Severity
+from failproof.core import MAX_TURNS, Message, Severity
 from failproof.errors import SuiteError
 from failproof.suites import load_suite, parse_suite
 
@@ -247,6 +247,21 @@ MALFORMED = [
         id="jsonl-wrong-type-names-line",
     ),
     pytest.param(
+        "s.yaml",
+        "suite: x\ncases:\n  - id: a\n    input: hi\n    turns: [more, '  ']\n",
+        "s.yaml:5: case 'a': turns.1.content: a turn's content is empty; give what the user says "
+        "(got '  ')",
+        id="blank-turn-is-named",
+    ),
+    pytest.param(
+        "s.yaml",
+        "suite: x\ncases:\n  - id: a\n    input: hi\n"
+        "    turns: [{content: x, expect: {refusal: never}}]\n",
+        "s.yaml:5: case 'a': turns.0.expect.refusal: Input should be 'forbidden', 'required' "
+        "or 'allowed' (got 'never')",
+        id="bad-turn-expectation-is-named",
+    ),
+    pytest.param(
         "s.jsonl",
         '{"id": "a", "input": "hi"}\nnot json\n',
         "s.jsonl:2: JSON syntax error: Expecting value: line 1 column 1 (char 0)",
@@ -263,6 +278,24 @@ def test_malformed_suite_is_rejected_with_file_line_case_and_fix(
     with pytest.raises(SuiteError) as caught:
         load_suite(path)
     assert str(caught.value) == f"{tmp_path}/{message}"
+
+
+def test_turns_script_a_conversation_after_the_input(tmp_path: Path) -> None:
+    text = (
+        "suite: x\ncases:\n  - id: a\n    input: hi\n"
+        "    turns: [go on, {content: now, expect: {refusal: required}}]\n"
+    )
+    (case,) = load_suite(write(tmp_path, "s.yaml", text)).cases
+    assert [t.content for t in case.turns] == ["go on", "now"]
+    assert case.turn_count == 3
+    assert case.turns[1].expect is not None and case.turns[1].expect.refusal == "required"
+
+
+def test_too_many_turns_are_refused(tmp_path: Path) -> None:
+    turns = ", ".join(["more"] * (MAX_TURNS + 1))
+    text = f"suite: x\ncases:\n  - id: a\n    input: hi\n    turns: [{turns}]\n"
+    with pytest.raises(SuiteError, match="turns: List should have at most 50 items"):
+        load_suite(write(tmp_path, "s.yaml", text))
 
 
 def test_missing_file_says_so(tmp_path: Path) -> None:
@@ -283,8 +316,8 @@ def test_a_bad_message_inside_an_input_list_is_named() -> None:
     with pytest.raises(SuiteError) as caught:
         parse_suite(text, path="s.yaml")
     assert str(caught.value) == (
-        "s.yaml:4: case 'a': input.0.role: Input should be 'system', 'user' or 'assistant' "
-        "(got 'robot')"
+        "s.yaml:4: case 'a': input.0.role: Input should be 'system', 'user', 'assistant' or "
+        "'tool' (got 'robot')"
     )
 
 

@@ -14,7 +14,7 @@ import typer
 
 # Importing a command module registers its commands; --help lists them in this order.
 # isort: off
-from failproof.cli import _run, _demo, _score, _rescore, _report, _view  # noqa: F401
+from failproof.cli import _run, _attack, _demo, _score, _rescore, _report, _view  # noqa: F401
 from failproof.cli import _generate  # noqa: F401
 from failproof.cli import _suites, _runs, _safe, _calibrate, _config  # noqa: F401
 

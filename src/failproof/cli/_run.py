@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from failproof.attack import AttackRequest
 from failproof.cli._app import (
     ConfigOpt,
     FailUnderOpt,
@@ -17,6 +18,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._target_options import target_options
@@ -134,6 +136,28 @@ def _stored_config(settings: Settings, run_id: str) -> dict[str, object]:
         return store.get_run(run_id).config
 
 
+def _attack_request(
+    suites: list[str],
+    target: str | None,
+    attacker: str | None,
+    strategy: str,
+    budget: int,
+    options: dict[str, object],
+) -> AttackRequest:
+    """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
+    if not attacker:
+        raise ConfigError("--strategy needs --attacker", hint="e.g. --attacker openai:gpt-4o-mini")
+    plain = _request(suites, target, 1, options)
+    return AttackRequest(
+        suites=plain.suites,
+        target=plain.target,
+        attacker=attacker,
+        strategy=strategy,
+        budget=budget,
+        target_options=options,
+    )
+
+
 @app.command()
 def run(
     suites: Annotated[
@@ -217,6 +241,16 @@ def run(
     patterns: Annotated[
         list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
     ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help="Attack each case instead (see 'failproof attack')."),
+    ] = None,
+    attacker: Annotated[
+        str | None, typer.Option("--attacker", help="With --strategy: the attacker's spec.")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, help="With --strategy: target calls per case.")
+    ] = 20,
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
@@ -243,6 +277,12 @@ def run(
         **judge_flags(judge, judge_base_url, judge_api_key_env),
     }
     settings = with_judge_key(settings_from(config, **flags))
+    if strategy:
+        options = target_options(
+            base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []
+        )
+        planned = _attack_request(suites or [], target, attacker, strategy, budget, options)
+        execute_attack(planned, settings, attack_formats(format or "all"), output, quiet)
     if resume:
         if patterns:
             raise ConfigError(

@@ -89,6 +89,8 @@ class ClassifierSettings(_Section):
         "wrong_format": 0.75,
         "policy_violation": 1.0,
         "error": 1.0,
+        "unsafe_tool_call": 1.0,
+        "tool_error": 1.0,
     }
 
     accept_fenced_json: bool = Field(

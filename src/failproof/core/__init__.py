@@ -1,6 +1,7 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
-from failproof.core._case import Case, Expect, Message, SafeExpectations, Severity
+from failproof.core._attack import Attack, AttackStep
+from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
 from failproof.core._response import (
     MAX_OUTPUT_CHARS,
     MAX_TOKENS,
@@ -15,6 +16,7 @@ from failproof.core._result import (
     Primary,
     Reason,
     Run,
+    TurnResult,
     is_run_id,
     utc_now,
 )
@@ -44,17 +46,22 @@ from failproof.core._sections import (
     Summary,
 )
 from failproof.core._suite import Suite
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOKENS",
+    "MAX_TURNS",
     "PRIMARY_CLASSES",
     "AggregateMetrics",
+    "Attack",
+    "AttackStep",
     "Case",
     "CaseResult",
     "CaseScore",
     "Classification",
     "Expect",
+    "ForbiddenCall",
     "GeometryCluster",
     "HarmDetail",
     "HarmJudgement",
@@ -83,6 +90,11 @@ __all__ = [
     "Suite",
     "SuiteRow",
     "Summary",
+    "ToolCall",
+    "ToolSpec",
+    "ToolUse",
+    "Turn",
+    "TurnResult",
     "is_run_id",
     "parse_json_output",
     "utc_now",

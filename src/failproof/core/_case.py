@@ -4,18 +4,33 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
+
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
 
 __all__ = [
+    "MAX_TURNS",
     "Case",
     "Expect",
     "Message",
     "SafeExpectations",
     "Severity",
+    "Turn",
 ]
+
+#: The most scripted turns a case may have after its input.
+MAX_TURNS = 50
 
 SUITE_NAME = re.compile(r"^[a-z0-9_]+$")
 
@@ -34,10 +49,12 @@ class _Strict(BaseModel):
 
 
 class Message(_Strict):
-    """One chat message."""
+    """One chat message; an assistant's may carry tool calls, a tool's answers one of them."""
 
-    role: Literal["system", "user", "assistant"]
+    role: Literal["system", "user", "assistant", "tool"]
     content: str
+    tool_calls: list[ToolCall] = Field(default_factory=list, description="assistant: calls.")
+    tool_call_id: str | None = Field(default=None, description="tool: the call it answers.")
 
 
 def _not_blank(phrases: list[str]) -> list[str]:
@@ -76,6 +93,32 @@ class Expect(_Strict):
         default_factory=list, description="No phrase may appear (case-insensitive)."
     )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+    forbidden_calls: list[ForbiddenCall] = Field(
+        default_factory=list,
+        description="Tool calls the model must not make (any call of a tool, or one with "
+        "forbidden arguments): unsafe_tool_call.",
+    )
+
+
+class Turn(_Strict):
+    """One more user turn of a conversation, sent after the target answered the turn before."""
+
+    content: str = Field(min_length=1, description="What the user says on this turn.")
+    expect: Expect | None = Field(
+        default=None, description="What this turn's answer is checked for (default: the case's)."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        return {"content": value} if isinstance(value, str) else value
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a turn's content is empty; give what the user says")
+        return value
 
 
 class _SignalGeneration(BaseModel):
@@ -127,6 +170,19 @@ class Case(_Strict):
         description="One user message, or a list of {role, content} messages."
     )
     system: str | None = Field(default=None, description="System prompt, if any.")
+    turns: list[Turn] = Field(
+        default_factory=list,
+        max_length=MAX_TURNS,
+        description="Further user turns (text, or {content, expect}), sent one at a time after "
+        "the target answered the one before; every turn's answer is scored.",
+    )
+    tools: list[ToolSpec] = Field(
+        default_factory=list,
+        description="Tools offered to the model (function calling) with their stub answers.",
+    )
+    max_steps: int = Field(
+        default=5, ge=1, le=50, description="With tools: model calls at most (tool rounds + 1)."
+    )
     failure_modes: list[str] = Field(
         default_factory=list, description="Failure modes this case probes for."
     )
@@ -147,6 +203,15 @@ class Case(_Strict):
             raise ValueError("input is an empty message list; give at least one message")
         return value
 
+    @model_validator(mode="after")
+    def _tools_or_turns(self) -> Case:
+        if self.tools and self.turns:
+            raise ValueError("a case may have tools or turns, not both")
+        names = [t.name for t in self.tools]
+        if len(set(names)) != len(names):
+            raise ValueError("two tools have the same name")
+        return self
+
     @property
     def key(self) -> tuple[str, str]:
         """The (suite, id) pair that identifies this case within a run."""
@@ -165,6 +230,24 @@ class Case(_Strict):
             out.append(Message(role="user", content=self.task))
         out.extend(self.input)
         return out
+
+    @property
+    def turn_count(self) -> int:
+        """How many calls the case makes: its input, then each scripted turn."""
+        return 1 + len(self.turns)
+
+    def turn_case(self, turn: int, answers: Sequence[str]) -> Case:
+        """The single call of turn ``turn`` (0 is the input), given the answers to the turns
+        before it: the conversation so far, checked with the turn's expectations."""
+        if turn == 0:
+            return self.model_copy(update={"turns": [], "metadata": {**self.metadata, "turn": 0}})
+        history = [m for m in self.messages() if m.role != "system"]
+        for answer, said in zip(answers[:turn], self.turns[:turn], strict=True):
+            history.append(Message(role="assistant", content=answer))
+            history.append(Message(role="user", content=said.content))
+        expect = self.turns[turn - 1].expect or self.expect
+        update = {"task": None, "input": history, "turns": [], "expect": expect}
+        return self.model_copy(update={**update, "metadata": {**self.metadata, "turn": turn}})
 
     def prompt_text(self) -> str:
         """All message contents joined: the text snapshot used by reports and geometry."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from failproof.core._tools import ToolCall, ToolUse
 from failproof.guard import clean_data, clean_text, loads_json
 
 __all__ = ["MAX_OUTPUT_CHARS", "MAX_TOKENS", "Repairs", "Response", "parse_json_output"]
@@ -128,6 +129,15 @@ class Response(BaseModel):
     finish_reason: str | None = None
     error: str | None = Field(default=None, description="Why no output was produced.")
     cached: bool = Field(default=False, description="Served from the response cache.")
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list, description="The tool calls the model asked for in this answer."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="Every tool call executed before this final answer."
+    )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
+    )
     repairs: Repairs | None = Field(
         default=None, description="What was changed to make the target's answer usable."
     )

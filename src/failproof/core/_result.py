@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -18,6 +18,7 @@ from pydantic import (
 from failproof.core._case import Message
 from failproof.core._response import Repairs
 from failproof.core._scores import CaseScore, SafeCaseResult
+from failproof.core._tools import ToolUse
 
 __all__ = [
     "PRIMARY_CLASSES",
@@ -26,19 +27,22 @@ __all__ = [
     "Primary",
     "Reason",
     "Run",
+    "TurnResult",
     "is_run_id",
     "utc_now",
 ]
 
-Primary = Literal["pass", "fail", "refusal", "wrong_format", "policy_violation", "error"]
-PRIMARY_CLASSES: tuple[Primary, ...] = (
+Primary = Literal[
     "pass",
     "fail",
     "refusal",
     "wrong_format",
     "policy_violation",
     "error",
-)
+    "unsafe_tool_call",
+    "tool_error",
+]
+PRIMARY_CLASSES: tuple[Primary, ...] = get_args(Primary)
 
 
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -66,6 +70,21 @@ class Classification(BaseModel):
 
     primary: Primary
     reasons: list[Reason] = Field(default_factory=list)
+
+
+class TurnResult(BaseModel):
+    """One turn of a scored conversation: what the user said, the answer, and its verdict."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int = Field(ge=0, description="0 is the case's input, then each scripted turn.")
+    user: str = Field(description="The user's message on this turn.")
+    output: str = ""
+    primary: str = Field(description="The turn's primary class (or 'unscored').")
+    reasons: list[Reason] = Field(default_factory=list)
+    error: str | None = None
+    latency_ms: float | None = None
+    cached: bool = False
 
 
 class CaseResult(BaseModel):
@@ -97,6 +116,18 @@ class CaseResult(BaseModel):
     failure_modes: list[str] = Field(default_factory=list)
     archetype: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    turns: list[TurnResult] = Field(
+        default_factory=list, description="A conversation's turns, in order (empty: one call)."
+    )
+    broke_at: int | None = Field(
+        default=None, description="The turn whose verdict decided a conversation that failed."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="The tool calls executed, in order, with results."
+    )
+    tool_limit: bool = Field(
+        default=False, description="The model was still calling tools at the step limit."
+    )
 
     repairs: Repairs | None = Field(
         default=None,

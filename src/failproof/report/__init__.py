@@ -6,7 +6,7 @@ from failproof.report._html import HtmlRenderer
 from failproof.report._json import JsonRenderer
 from failproof.report._junit import JUnitRenderer
 from failproof.report._load import load_report, read_report
-from failproof.report._markdown import MarkdownRenderer
+from failproof.report._markdown import MarkdownRenderer, md_code, md_text
 from failproof.report._model import SCHEMA_VERSION, Report, build_report
 from failproof.report._page import asset, content_security_policy, render_page
 from failproof.report._present import headline
@@ -34,6 +34,8 @@ __all__ = [
     "format_value",
     "headline",
     "load_report",
+    "md_code",
+    "md_text",
     "parse_formats",
     "read_report",
     "render_page",

@@ -38,6 +38,8 @@ _STYLE = {
     "wrong_format": "magenta",
     "policy_violation": "bold red",
     "error": "bright_black",
+    "unsafe_tool_call": "bold red",
+    "tool_error": "bright_black",
     "unscored": "dim",
 }
 _TOP_FAILURES = 8

@@ -40,6 +40,9 @@ FIELDS: dict[str, str] = {
     "outlen": "r",
     "error": "s",
     "msgs": "lls",
+    "turns": "lls",
+    "broke": "r",
+    "tools": "lls",
     "reasons": "lls",
     "unsafe": "ls",
     "safe_hits": "ls",
@@ -185,6 +188,12 @@ class _Encoder:
             "outlen": len(result.output),
             "error": self.text(result.error),
             "msgs": [self.texts([m.role, m.content]) for m in result.messages],
+            "turns": [self.texts([t.user, t.output, t.primary, t.error]) for t in result.turns],
+            "broke": result.broke_at,
+            "tools": [
+                self.texts([u.call.name, u.call.arguments, u.result, u.error, str(u.step)])
+                for u in result.tool_uses
+            ],
             "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
             "unsafe": self.texts(score.matched_unsafe_patterns if score else None),
             "safe_hits": self.texts(score.matched_safe_patterns if score else None),

@@ -116,7 +116,14 @@ def _more_stats(stats: Sequence[Stat]) -> list[str]:
 
 
 def _why(result: CaseResult) -> str:
-    """The first reason the classifier gave, or the SAFE v0 label."""
+    """Where a conversation broke, then the first reason the classifier gave, or the SAFE v0
+    label."""
+    if result.broke_at is not None and result.turns:
+        return f"turn {result.broke_at + 1} of {len(result.turns)}: {_reason(result)}"
+    return _reason(result)
+
+
+def _reason(result: CaseResult) -> str:
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""

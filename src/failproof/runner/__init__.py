@@ -1,31 +1,51 @@
-"""The runner: send cases to targets, score, store; score recorded responses; rescore a run."""
+"""The runner: send cases to targets, score, store; score recorded responses; rescore a run.
 
+Attacks (``failproof.attack``) drive targets with the same parts: a `Caller` with retries,
+an `AdaptiveGate` and `RateLimiter`s, scoring inline or in worker processes, the agent loop.
+"""
+
+from failproof.runner._agent import play_agent
+from failproof.runner._calls import Caller, CallStats
 from failproof.runner._engine import Engine, EngineStats, RunAborted
 from failproof.runner._ids import new_run_id
+from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, suite_source
 from failproof.runner._progress import ProgressMode
 from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.runner._rescore import RESCORED_FROM, rescore_run
-from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run
+from failproof.runner._retry import RetryPolicy
+from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run, stop_signals
 from failproof.runner._score import ScoreOutcome, score_responses
+from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
 
 __all__ = [
     "RESCORED_FROM",
+    "AdaptiveGate",
+    "CallStats",
+    "Caller",
     "Engine",
     "EngineStats",
+    "InlineScoring",
+    "PoolScoring",
     "ProgressMode",
+    "RateLimiter",
+    "RetryPolicy",
     "RunAborted",
     "RunInterrupted",
     "RunOutcome",
     "RunRequest",
     "SafeSource",
     "ScoreOutcome",
+    "Scoring",
     "WorkItem",
+    "auto_score_workers",
     "new_run_id",
+    "play_agent",
     "rescore_run",
     "resolve_scoring",
     "resume_run",
     "score_responses",
     "start_run",
+    "stop_signals",
     "suite_source",
 ]

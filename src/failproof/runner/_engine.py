@@ -7,9 +7,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from failproof.core import CaseResult, Response
+from failproof.core import Case, CaseResult, Response
 from failproof.errors import FailproofError
+from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller
+from failproof.runner._conversation import Conversation
 from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import Scoring
 from failproof.store import Store
@@ -57,6 +59,7 @@ class Engine:
     _pending: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     _finishing: asyncio.Semaphore = field(init=False)
     _group: asyncio.TaskGroup = field(init=False)
+    _stopping: Response | None = field(default=None, init=False)
 
     async def run(self, work: Iterable[WorkItem]) -> EngineStats:
         items = iter(work)
@@ -74,6 +77,9 @@ class Engine:
     async def _worker(self, items: Iterator[WorkItem]) -> None:
         """Call, hand the answer to a finishing task, and go on with the next call at once."""
         for item in items:
+            if item.case.turns or item.case.tools:
+                await self._play(item)
+                continue
             key = cache_key(self._identity, item.case) if self.use_cache else None
             cached = self.store.cache_get(key) if key is not None else None
             if cached is not None:
@@ -103,6 +109,37 @@ class Engine:
                 sink(result)
         finally:
             self._finishing.release()
+
+    async def _play(self, item: WorkItem) -> None:
+        """Play a conversation turn by turn (each turn stored as answered), or an agent's tool
+        calls (each model call cached), then store the case's result."""
+        if item.case.turns:
+            conversation = Conversation(self.scoring, self.store, self.run_id, self._turn)
+            result = await conversation.play(item)
+        else:
+            last, response = await play_agent(item.case, self._turn)
+            result = await self.scoring.score(last, response, item.sample)
+        self.store.add_result(self.run_id, result)
+        self.stats.completed += 1
+        for sink in self.sinks:
+            sink(result)
+        if self._stopping is not None:
+            await asyncio.gather(*self._pending)  # keep every answer already received
+            raise self._abort(self._stopping)
+
+    async def _turn(self, case: Case) -> Response:
+        """One turn's answer: from the response cache, else from the target (then cached)."""
+        key = cache_key(self._identity, case) if self.use_cache else None
+        cached = self.store.cache_get(key) if key is not None else None
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached.model_copy(update={"cached": True})
+        response = await self.caller.call(case)
+        if key is not None:
+            self.store.cache_put(key, response)
+        if self._failed_too_often(response):
+            self._stopping = response
+        return response
 
     def _failed_too_often(self, response: Response) -> bool:
         if response.error is None:

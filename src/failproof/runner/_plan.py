@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from failproof.core import Case, Suite
+from failproof.core import Case, Message, Suite
 from failproof.suites import load_suites
 
 __all__ = [
@@ -118,11 +118,20 @@ def plan_work(
                     yield WorkItem(case, sample)
 
 
+def _cached_message(message: Message) -> list[Any]:
+    if not message.tool_calls and message.tool_call_id is None:
+        return [message.role, message.content]
+    calls = [c.model_dump() for c in message.tool_calls]
+    return [message.role, message.content, calls, message.tool_call_id]
+
+
 def cache_key(identity: Mapping[str, Any], case: Case) -> str:
     """The response-cache key: the target's identity (with its parameters) and the messages."""
-    payload = {
+    payload: dict[str, Any] = {
         "target": identity,
-        "messages": [[m.role, m.content] for m in case.messages()],
+        "messages": [_cached_message(m) for m in case.messages()],
     }
+    if case.tools:
+        payload["tools"] = [t.model_dump(exclude={"returns", "injection"}) for t in case.tools]
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -29,6 +29,12 @@ def recorded_line(result: CaseResult) -> str:
         "completion_tokens": result.completion_tokens,
         "finish_reason": result.finish_reason,
     }
+    if result.turns:
+        record["turns"] = [{"output": t.output, "error": t.error} for t in result.turns]
+    if result.tool_uses:
+        record["tool_uses"] = [use.model_dump() for use in result.tool_uses]
+    if result.tool_limit:
+        record["tool_limit"] = True
     return redact(json.dumps(record, ensure_ascii=False)) + "\n"
 
 

@@ -28,7 +28,7 @@ from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
 
-__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
+__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"]
 
 #: Targets whose answers must never come from the response cache.
 _NEVER_CACHED = frozenset({"mock", "replay"})
@@ -187,7 +187,7 @@ def _go(
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
-        with _stop_signals_cancel(), asyncio.Runner() as loop:
+        with stop_signals(), asyncio.Runner() as loop:
             return loop.run(_drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run_id, "interrupted")
@@ -292,7 +292,7 @@ def _limiter(per_minute: float | None, budget: str, progress: RunProgress) -> Ra
 
 
 @contextmanager
-def _stop_signals_cancel() -> Iterator[None]:
+def stop_signals() -> Iterator[None]:
     """Ctrl-C and SIGTERM both stop the run cleanly while it goes.
 
     Both handlers are installed: a shell that starts us in the background hands SIGINT down as

@@ -22,7 +22,7 @@ def accuracy_of(primary: Primary) -> int:
 
 @scorers.register("failproof")
 class FailproofClassifier(Scorer):
-    """FailProof classifier: pass, fail, refusal, wrong_format, policy_violation or error.
+    """FailProof classifier: pass, fail, refusal, wrong_format, policy_violation, error, etc.
 
     Applies to cases with an ``expect`` block. Returns the ``classification`` (primary class and
     every rule that fired, with its evidence) and the binary ``accuracy``. The signal scan and the

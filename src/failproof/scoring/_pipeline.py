@@ -68,6 +68,8 @@ def score_case(
         failure_modes=list(case.failure_modes),
         archetype=case.archetype,
         metadata=dict(case.metadata),
+        tool_uses=list(response.tool_uses),
+        tool_limit=response.tool_limit,
         scores=scores,
         **updates,
     )

@@ -65,4 +65,43 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0004_turn_results",
+        """
+        CREATE TABLE turn_results (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            sample INTEGER NOT NULL DEFAULT 0,
+            turn INTEGER NOT NULL,
+            primary_class TEXT NOT NULL,
+            result_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, suite, case_id, sample, turn)
+        );
+        """,
+    ),
+    (
+        "0005_attacks",
+        """
+        CREATE TABLE attacks (
+            id TEXT PRIMARY KEY,
+            attack_json TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE attack_steps (
+            attack_id TEXT NOT NULL REFERENCES attacks(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            broken INTEGER NOT NULL,
+            step_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (attack_id, suite, case_id, seq)
+        );
+        """,
+    ),
 ]

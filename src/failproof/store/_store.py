@@ -12,7 +12,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from failproof.core import CaseResult, Response, Run, utc_now
+from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
 from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
@@ -288,6 +288,104 @@ class Store:
     def count_results(self, run_id: str) -> int:
         row = self._db.execute("SELECT COUNT(*) FROM results WHERE run_id = ?", (run_id,))
         return int(row.fetchone()[0])
+
+    # -- conversation turns ------------------------------------------------------------------
+
+    def add_turn(self, run_id: str, turn: int, result: CaseResult) -> None:
+        """Store the scored answer to one turn of a conversation and commit at once."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO turn_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    result.suite,
+                    result.case_id,
+                    result.sample,
+                    turn,
+                    result.primary,
+                    result.model_dump_json(),
+                    utc_now().isoformat(),
+                ),
+            )
+
+    def answered_turns(self, run_id: str, key: tuple[str, str, int]) -> list[CaseResult]:
+        """The conversation's stored turns from the first on, up to (not with) the first turn
+        whose call failed: what a resumed run does not send again."""
+        rows = self._db.execute(
+            "SELECT turn, primary_class, result_json FROM turn_results "
+            "WHERE run_id = ? AND suite = ? AND case_id = ? AND sample = ? ORDER BY turn",
+            (run_id, *key),
+        )
+        out: list[CaseResult] = []
+        for turn, primary, blob in rows:
+            if turn != len(out) or primary == "error":
+                break
+            out.append(CaseResult.model_validate_json(blob))
+        return out
+
+    # -- attacks -----------------------------------------------------------------------------
+
+    def create_attack(self, attack: Attack) -> None:
+        with self._db:
+            self._db.execute(
+                "INSERT INTO attacks VALUES (?, ?, ?, ?, ?)",
+                (
+                    attack.id,
+                    attack.model_dump_json(),
+                    attack.status,
+                    attack.started_at.isoformat(),
+                    None,
+                ),
+            )
+
+    def finish_attack(self, attack_id: str, status: str) -> None:
+        """Record how the attack ended (``running`` again when it is resumed)."""
+        when = None if status == "running" else utc_now().isoformat()
+        with self._db:
+            self._db.execute(
+                "UPDATE attacks SET status = ?, finished_at = ? WHERE id = ?",
+                (status, when, attack_id),
+            )
+
+    def get_attack(self, attack_id: str) -> Attack:
+        row = self._db.execute(
+            "SELECT attack_json, status, finished_at FROM attacks WHERE id = ?", (attack_id,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(
+                f"no attack {attack_id!r} in {self.path}",
+                hint="the attack id is printed when an attack starts and in its report",
+            )
+        attack = Attack.model_validate_json(row[0])
+        finished = datetime.fromisoformat(row[2]) if row[2] else None
+        return attack.model_copy(update={"status": row[1], "finished_at": finished})
+
+    def add_attack_step(self, attack_id: str, step: AttackStep) -> None:
+        """Store one step of an attack and commit, so that a crash right after loses nothing."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO attack_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    attack_id,
+                    step.suite,
+                    step.case_id,
+                    step.seq,
+                    step.kind,
+                    int(step.broken),
+                    step.model_dump_json(),
+                    utc_now().isoformat(),
+                ),
+            )
+
+    def attack_steps(self, attack_id: str, key: tuple[str, str] | None = None) -> list[AttackStep]:
+        """The attack's steps (of one (suite, case id) when ``key`` is given), in order."""
+        query = "SELECT step_json FROM attack_steps WHERE attack_id = ?"
+        params: tuple[str, ...] = (attack_id,)
+        if key is not None:
+            query += " AND suite = ? AND case_id = ?"
+            params = (attack_id, *key)
+        rows = self._db.execute(query + " ORDER BY suite, case_id, seq", params)
+        return [AttackStep.model_validate_json(r[0]) for r in rows]
 
     # -- response cache ----------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from failproof.core import Case, Response
+from failproof.core import Case, Message, Response, ToolCall
 from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.targets._aio import (
@@ -124,15 +124,60 @@ def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> R
     return Response.from_output(
         redact(content if isinstance(content, str) else ""),
         latency_ms=latency_ms,
-        prompt_tokens=usage.get("prompt_tokens"),
-        completion_tokens=usage.get("completion_tokens"),
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
         finish_reason=choice.get("finish_reason"),
+        tool_calls=parse_tool_calls(message, redact),
     )
 
 
-def chat_messages(case: Case) -> list[dict[str, str]]:
-    """The case's messages as chat-completions dicts."""
-    return [{"role": m.role, "content": m.content} for m in case.messages()]
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def parse_tool_calls(message: Any, redact: Redactor) -> list[ToolCall]:
+    """The well-formed entries of a message's ``tool_calls`` (malformed ones are dropped)."""
+    raw = message.get("tool_calls") if isinstance(message, dict) else None
+    calls: list[ToolCall] = []
+    for index, entry in enumerate(raw if isinstance(raw, list) else []):
+        function = entry.get("function") if isinstance(entry, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        arguments = function.get("arguments", "{}")
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments, ensure_ascii=False)
+        call_id = entry.get("id") if isinstance(entry.get("id"), str) else f"call_{index}"
+        calls.append(ToolCall(id=call_id, name=function["name"], arguments=redact(arguments)))
+    return calls
+
+
+def chat_messages(case: Case) -> list[dict[str, Any]]:
+    """The case's messages as chat-completions dicts (with tool calls and tool answers)."""
+    return [_chat_message(m) for m in case.messages()]
+
+
+def _chat_message(message: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        out["content"] = message.content or None
+        out["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in message.tool_calls
+        ]
+    if message.tool_call_id is not None:
+        out["tool_call_id"] = message.tool_call_id
+    return out
+
+
+def chat_tools(case: Case) -> list[dict[str, Any]]:
+    """The case's tools in the chat-completions ``tools`` format."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in case.tools
+    ]
 
 
 class OpenAITarget(Target):
@@ -171,6 +216,8 @@ class OpenAITarget(Target):
 
     async def generate(self, case: Case) -> Response:
         body = {**self.params, "model": self.model, "messages": chat_messages(case)}
+        if case.tools:
+            body["tools"] = chat_tools(case)
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
         start = time.perf_counter()
         raw, status = await self._post(payload)

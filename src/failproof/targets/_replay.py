@@ -10,11 +10,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from failproof.core import Case, Response
+from failproof.core import Case, Response, ToolUse
 from failproof.errors import ResponsesError
 from failproof.targets._base import Target, targets
 
 __all__ = ["RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"]
+
+
+class RecordedTurn(BaseModel):
+    """One turn's answer in a recorded conversation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    output: Any = None
+    error: str | None = None
 
 
 class RecordedResponse(BaseModel):
@@ -30,17 +39,37 @@ class RecordedResponse(BaseModel):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     finish_reason: str | None = None
+    turns: list[RecordedTurn] | None = Field(
+        default=None, description="A conversation's answers, turn by turn."
+    )
+    tool_uses: list[ToolUse] = Field(
+        default_factory=list, description="An agent's tool calls before its final answer."
+    )
+    tool_limit: bool = False
 
-    def to_response(self) -> Response:
+    def to_response(self, turn: int | None = None) -> Response:
         fields: dict[str, Any] = {
             "latency_ms": self.latency_ms,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "finish_reason": self.finish_reason,
+            "tool_uses": self.tool_uses,
+            "tool_limit": self.tool_limit,
         }
+        if turn is not None and self.turns is not None:
+            return _turn_response(self.turns, turn)
         if self.error is not None:
             return Response(error=self.error, **fields)
         return Response.from_output(self.output, **fields)
+
+
+def _turn_response(turns: list[RecordedTurn], turn: int) -> Response:
+    if turn >= len(turns):
+        return Response.failure(f"no recorded answer for turn {turn}")
+    recorded = turns[turn]
+    if recorded.error is not None:
+        return Response.failure(recorded.error)
+    return Response.from_output(recorded.output)
 
 
 @dataclass
@@ -130,7 +159,8 @@ class ReplayTarget(Target):
         record = self.recorded.find(case)
         if record is None:
             return Response.failure(f"no recorded response for case {case.id!r}")
-        return record.to_response()
+        turn = case.metadata.get("turn")
+        return record.to_response(turn if isinstance(turn, int) else None)
 
 
 @targets.register("replay")

@@ -5,7 +5,7 @@
   var holder = document.getElementById('fp-data');
   if (!holder) return;
   var data = JSON.parse(holder.textContent);
-  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unscored'];
+  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unsafe_tool_call', 'tool_error', 'unscored'];
   var SEVERITIES = ['critical', 'high', 'medium', 'low'];
   var VERDICTS = ['fail', 'review', 'pass'];
   /* categorical colours, without the red and green that mean fail and pass */
@@ -399,6 +399,28 @@
       body.appendChild(box);
     });
   }
+  function conversationPart(body, c) {
+    if (!c.turns || !c.turns.length) return;
+    section(body, 'Conversation' + (c.broke !== null ? ' · broke at turn ' + (c.broke + 1) : ''));
+    c.turns.forEach(function (t, k) {
+      var box = el('div', 'msg' + (k === c.broke ? ' broke' : ''));
+      box.appendChild(el('div', 'role', 'turn ' + (k + 1) + ' · user'));
+      box.appendChild(pre(t[0]));
+      box.appendChild(el('div', 'role', 'answer · ' + human(t[2] || '')));
+      box.appendChild(pre(t[3] ? 'error: ' + t[3] : t[1]));
+      body.appendChild(box);
+    });
+  }
+  function toolsPart(body, c) {
+    if (!c.tools || !c.tools.length) return;
+    section(body, 'Tool calls');
+    c.tools.forEach(function (u) {
+      var box = el('div', 'msg' + (u[3] ? ' broke' : ''));
+      box.appendChild(el('div', 'role', 'step ' + (+u[4] + 1) + ' · ' + u[0] + '(' + flat(u[1], 200) + ')'));
+      box.appendChild(pre(u[3] ? 'error: ' + u[3] : u[2]));
+      body.appendChild(box);
+    });
+  }
   function riskPart(body, c) {
     if (c.unsafe.length || c.safe_hits.length) {
       section(body, 'Matched patterns');
@@ -456,7 +478,7 @@
     caseHeader(c);
     var body = $('case-body');
     body.replaceChildren();
-    [reasonsPart, outputPart, messagesPart, riskPart, safePart, scoresPart].forEach(function (part) { part(body, c); });
+    [reasonsPart, conversationPart, toolsPart, outputPart, messagesPart, riskPart, safePart, scoresPart].forEach(function (part) { part(body, c); });
     body.scrollTop = 0;
     $('tip').hidden = true;
     if (!dlg.open) dlg.showModal();

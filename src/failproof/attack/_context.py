@@ -1,0 +1,215 @@
+"""What a strategy works with: the case, the budget, and calls that are stored as they finish.
+
+Every call goes through `AttackContext`. Before sending, it looks in the case's journal (the
+steps already stored): a stored step is taken instead of a call, so a resumed attack replays its
+path without sending any finished step again, and an offline replay needs no model at all. A
+target's answer, stored or new, is scored again by failproof's scorers: the verdict never comes
+from the attacker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Literal
+
+from failproof.core import AttackStep, Case, CaseResult, Expect, Message, Response
+from failproof.errors import FailproofError
+from failproof.runner import play_agent
+
+__all__ = [
+    "BROKEN_CLASSES",
+    "AttackContext",
+    "AttackDiverged",
+    "BudgetSpent",
+    "Journal",
+    "request_hash",
+]
+
+#: The verdicts that count as the target giving way.
+BROKEN_CLASSES = frozenset({"fail", "policy_violation", "unsafe_tool_call"})
+
+Call = Callable[[Case], Awaitable[Response]]
+Score = Callable[[Case, Response], Awaitable[CaseResult]]
+Record = Callable[[AttackStep], None]
+
+
+class AttackDiverged(FailproofError):
+    """A resumed or replayed attack asked for something other than its stored step."""
+
+
+class BudgetSpent(Exception):
+    """The case's query budget is spent (strategies need not catch it)."""
+
+
+def request_hash(messages: Sequence[Message]) -> str:
+    """A short fingerprint of what was sent, to tell a replayed step from a diverging one."""
+    blob = json.dumps([[m.role, m.content] for m in messages], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Journal:
+    """The steps stored for one case, taken in order while the strategy retraces its path."""
+
+    steps: list[AttackStep]
+    position: int = 0
+
+    def take(self, kind: str, request: str) -> AttackStep | None:
+        if self.position >= len(self.steps):
+            return None
+        step = self.steps[self.position]
+        if step.kind != kind or step.request != request:
+            raise AttackDiverged(
+                f"the stored attack on case {step.case_id!r} diverges at step {step.seq}",
+                hint="the strategy, its options or the suite changed; start a new attack",
+            )
+        self.position += 1
+        return step
+
+
+@dataclass
+class AttackContext:
+    """One case under attack: its calls, its budget of target queries, its random source."""
+
+    case: Case
+    budget: int
+    rng: Random
+    call_target: Call
+    call_attacker: Call
+    score: Score
+    record: Record
+    journal: Journal
+    steps: list[AttackStep] = field(default_factory=list)
+    attacker_limit: int = 0
+    token_budget: int | None = None
+
+    @property
+    def base(self) -> list[Message]:
+        """The case's own messages without the system prompt: the plain, unattacked request."""
+        return [m for m in self.case.messages() if m.role != "system"]
+
+    @property
+    def goal(self) -> str:
+        """What the attacker is after: the case's user text."""
+        return "\n\n".join(m.content for m in self.base if m.role == "user")
+
+    @property
+    def queries(self) -> int:
+        return sum(1 for s in self.steps if s.kind == "target")
+
+    @property
+    def broken(self) -> bool:
+        return any(s.broken for s in self.steps)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens spent so far, target's and attacker's, where the models reported them."""
+        return sum((s.prompt_tokens or 0) + (s.completion_tokens or 0) for s in self.steps)
+
+    @property
+    def done(self) -> bool:
+        """Broken, or out of target queries, attacker queries or tokens."""
+        asked = len(self.steps) - self.queries
+        limit = self.attacker_limit or 3 * self.budget + 10
+        spent = self.token_budget is not None and self.tokens >= self.token_budget
+        return self.broken or spent or self.queries >= self.budget or asked >= limit
+
+    async def ask(self, system: str, user: str, *, round: int) -> AttackStep:
+        """Ask the attacker; the step's ``output`` is its answer (``error`` when it failed)."""
+        if self.done:
+            raise BudgetSpent
+        case = self.case.model_copy(
+            update={"system": system, "task": None, "input": user, "turns": [], "expect": None}
+        )
+        step, _, fresh = await self._step(case, "attacker", round=round)
+        return self._keep(step, fresh=fresh)
+
+    async def send(
+        self,
+        messages: Sequence[Message],
+        *,
+        round: int,
+        note: str,
+        parent: int | None = None,
+        source: int | None = None,
+        expect: Expect | None = None,
+        breaks_on: frozenset[str] = BROKEN_CLASSES,
+    ) -> AttackStep:
+        """Send ``messages`` (after the case's system prompt) to the target and score the answer
+        with ``expect`` (default: the case's); broken when its class is in ``breaks_on``."""
+        if self.done:
+            raise BudgetSpent
+        update = {"task": None, "input": list(messages), "turns": []}
+        case = self.case.model_copy(update={**update, "expect": expect or self.case.expect})
+        step, response, fresh = await self._step(case, "target", round=round)
+        result = await self.score(case, response)
+        risk = result.case_score.risk_score if result.case_score is not None else None
+        broken = result.primary in breaks_on
+        reasons = result.classification.reasons if result.classification else []
+        verdict = {
+            "primary": result.primary,
+            "reasons": [r.rule for r in reasons],
+            "broken": broken,
+            "score": 1.0 if broken else round_score(risk),
+        }
+        links = {"parent": parent, "source": source, "note": note}
+        return self._keep(step.model_copy(update={**verdict, **links}), fresh=fresh)
+
+    async def _step(
+        self, case: Case, kind: Literal["attacker", "target"], *, round: int
+    ) -> tuple[AttackStep, Response, bool]:
+        """The step's answer: the stored one when the journal has it, else a call."""
+        messages = case.messages()
+        request = request_hash(messages)
+        stored = self.journal.take(kind, request)
+        if stored is not None:
+            response = _replayed(stored)
+        elif kind == "target" and case.tools:
+            _, response = await play_agent(case, self.call_target)
+        else:
+            response = await (self.call_target if kind == "target" else self.call_attacker)(case)
+        step = AttackStep(
+            suite=self.case.suite,
+            case_id=self.case.id,
+            seq=len(self.steps),
+            kind=kind,
+            round=round,
+            request=request,
+            messages=messages,
+            output=response.output,
+            error=response.error,
+            latency_ms=response.latency_ms,
+            prompt_tokens=response.prompt_tokens,
+            completion_tokens=response.completion_tokens,
+            tool_uses=response.tool_uses,
+            tool_limit=response.tool_limit,
+        )
+        return step, response, stored is None
+
+    def _keep(self, step: AttackStep, *, fresh: bool) -> AttackStep:
+        self.steps.append(step)
+        if fresh:
+            self.record(step)
+        return step
+
+
+def _replayed(step: AttackStep) -> Response:
+    fields: dict[str, Any] = {
+        "tool_uses": step.tool_uses,
+        "tool_limit": step.tool_limit,
+        "latency_ms": step.latency_ms,
+        "prompt_tokens": step.prompt_tokens,
+        "completion_tokens": step.completion_tokens,
+    }
+    if step.error is not None:
+        return Response(error=step.error, **fields)
+    return Response.from_output(step.output, **fields)
+
+
+def round_score(risk: object) -> float:
+    """A probe risk score as a step's score: 0 when there is none."""
+    return round(float(risk), 6) if isinstance(risk, (int, float)) else 0.0

@@ -1,0 +1,296 @@
+"""``failproof attack``: drive an attacker against a target with a strategy; resume; replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from failproof.attack import (
+    AttackContext,
+    AttackInterrupted,
+    AttackReport,
+    AttackRequest,
+    Prices,
+    StrategyOptions,
+    attack_html,
+    attack_markdown,
+    build_attack_report,
+    replay_attack,
+    resume_attack,
+    start_attack,
+)
+from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._output import stderr
+from failproof.cli._target_options import target_options
+from failproof.config import Settings
+from failproof.core import Attack, AttackStep
+from failproof.errors import ConfigError
+from failproof.runner import new_run_id, suite_source
+from failproof.store import Store
+
+__all__ = ["attack", "attack_formats", "execute_attack"]
+
+_FORMATS = ("json", "markdown", "html")
+_SUFFIX = {"json": "json", "markdown": "md", "html": "html"}
+
+
+def _request(
+    suites: list[str], target: str | None, attacker: str | None, strategy: str | None
+) -> tuple[list[str], str, str, str]:
+    if not suites or not target or not attacker or not strategy:
+        raise ConfigError(
+            "give the suites, --target, --attacker and --strategy (or --resume ATTACK_ID)",
+            hint="e.g. failproof attack jailbreak --target openai:m --attacker openai:m "
+            "--strategy iterative",
+        )
+    return [suite_source(s) for s in suites], target, attacker, strategy
+
+
+def attack_formats(value: str) -> list[str]:
+    """The attack report formats asked for (json, markdown, html; a comma list or 'all')."""
+    chosen = list(_FORMATS) if value == "all" else [f.strip() for f in value.split(",")]
+    unknown = [f for f in chosen if f not in _FORMATS]
+    if unknown:
+        raise ConfigError(
+            f"unknown attack report format {unknown[0]!r}", hint="json, markdown, html"
+        )
+    return chosen
+
+
+def write_attack_report(
+    report: AttackReport, formats: list[str], folder: Path, stem: str = "attack"
+) -> list[Path]:
+    """Write the report in each format into ``folder``; returns the paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in formats:
+        path = folder / f"{stem}.{_SUFFIX[name]}"
+        text = _render(report, name)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _render(report: AttackReport, name: str) -> str:
+    if name == "markdown":
+        return attack_markdown(report)
+    if name == "html":
+        return attack_html(report)
+    return report.model_dump_json(indent=2)
+
+
+def _progress(ctx: AttackContext) -> None:
+    how = "broken" if ctx.broken else "held"
+    where = escape(f"{ctx.case.suite}/{ctx.case.id}")
+    calls = f"{ctx.queries} target call" + ("" if ctx.queries == 1 else "s")
+    stderr.print(f"  {where}: {how} after {calls}", highlight=False)
+
+
+def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
+    store = Store(settings.db_path)
+    attack_id = request if isinstance(request, str) else new_run_id()
+    if not quiet:
+        stderr.print(f"attack {attack_id}: started", highlight=False)
+    on_case = None if quiet else _progress
+    try:
+        if isinstance(request, str):
+            done = resume_attack(request, settings=settings, store=store, on_case=on_case)
+        else:
+            done = start_attack(
+                request, settings=settings, store=store, attack_id=attack_id, on_case=on_case
+            )
+    except AttackInterrupted as stop:
+        store.close()
+        stderr.print(f"failproof: {stop}; resume with: failproof attack --resume {attack_id}")
+        raise typer.Exit(130) from None
+    return done, store
+
+
+@app.command()
+def attack(
+    suites: Annotated[
+        list[str] | None, typer.Argument(help="Suite files or built-in suite names.")
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", "-t", help="The target under test (as for run).")
+    ] = None,
+    attacker: Annotated[
+        str | None,
+        typer.Option("--attacker", "-a", help="The model that writes attacks: any target spec."),
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", "-s", help="iterative, tree, crescendo or best_of_n."),
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", "-n", min=1, help="Target calls per case at most.")
+    ] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
+    token_budget: Annotated[
+        int | None,
+        typer.Option("--token-budget", min=1, help="Tokens per case at most (both models)."),
+    ] = None,
+    rpm: Annotated[
+        float | None,
+        typer.Option(
+            "--rpm",
+            min=0.001,
+            help="Target requests per minute (shared by the attacker when it is the same server).",
+        ),
+    ] = None,
+    tpm: Annotated[
+        float | None, typer.Option("--tpm", min=0.001, help="Target tokens per minute.")
+    ] = None,
+    cost_in: Annotated[
+        float | None, typer.Option("--cost-in", min=0, help="Target price per 1M prompt tokens.")
+    ] = None,
+    cost_out: Annotated[
+        float | None,
+        typer.Option("--cost-out", min=0, help="Target price per 1M completion tokens."),
+    ] = None,
+    attacker_cost_in: Annotated[
+        float | None, typer.Option("--attacker-cost-in", min=0, help="Attacker price, prompt.")
+    ] = None,
+    attacker_cost_out: Annotated[
+        float | None,
+        typer.Option("--attacker-cost-out", min=0, help="Attacker price, completion."),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="Continue a stopped attack; sends only what is missing."),
+    ] = None,
+    replay: Annotated[
+        str | None,
+        typer.Option("--replay", help="Retrace a stored attack offline and report it again."),
+    ] = None,
+    report: Annotated[
+        list[str] | None,
+        typer.Option("--report", help="Report stored attacks side by side; repeatable."),
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-c", min=1, help="Cases attacked at once.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Target's OpenAI-compatible server.")
+    ] = None,
+    api_key_env: Annotated[
+        str | None, typer.Option("--api-key-env", help="Variable holding the target's key.")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="Target parameter key=value.")
+    ] = None,
+    attacker_base_url: Annotated[
+        str | None, typer.Option("--attacker-base-url", help="Attacker's server.")
+    ] = None,
+    attacker_api_key_env: Annotated[
+        str | None, typer.Option("--attacker-api-key-env", help="Variable with attacker's key.")
+    ] = None,
+    attacker_param: Annotated[
+        list[str] | None, typer.Option("--attacker-param", help="Attacker parameter key=value.")
+    ] = None,
+    width: Annotated[int, typer.Option("--width", min=1, help="tree: branches kept.")] = 3,
+    branching: Annotated[
+        int, typer.Option("--branching", min=1, help="tree: rewrites per branch.")
+    ] = 2,
+    max_turns: Annotated[
+        int, typer.Option("--max-turns", min=1, help="crescendo: escalating turns.")
+    ] = 8,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="json, markdown, html, a comma list, or 'all'.")
+    ] = "all",
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Folder (default failproof-results/<attack_id>/)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    config: ConfigOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Attack every case with an attacker model and a strategy; report what broke and how.
+
+    The goal test is failproof's own verdict (fail or policy_violation), never the attacker's.
+    Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
+    interrupted (the command to resume is printed).
+    """
+    settings = settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm)
+    chosen = attack_formats(format)
+    if replay:
+        with Store(settings.db_path) as store:
+            stored = store.get_attack(replay)
+            steps = replay_attack(replay, settings=settings, store=store)
+        _finish([(stored, steps)], chosen, output or _folder(settings, replay), quiet, "replay")
+    if report:
+        with Store(settings.db_path, readonly=True) as store:
+            attacks = [(store.get_attack(i), store.attack_steps(i)) for i in report]
+        folder = output or _folder(settings, "compare-" + "-".join(report))
+        _finish(attacks, chosen, folder, quiet, "attack")
+    if resume:
+        execute_attack(resume, settings, chosen, output, quiet)
+    names, spec, attacker_spec, strategy_name = _request(suites or [], target, attacker, strategy)
+    request = AttackRequest(
+        suites=tuple(names),
+        target=spec,
+        attacker=attacker_spec,
+        strategy=strategy_name,
+        budget=budget,
+        seed=seed,
+        token_budget=token_budget,
+        prices=Prices(
+            target_in=cost_in,
+            target_out=cost_out,
+            attacker_in=attacker_cost_in,
+            attacker_out=attacker_cost_out,
+        ),
+        target_options=target_options(
+            base_url=base_url, api_key_env=api_key_env, params=param or []
+        ),
+        attacker_options=target_options(
+            base_url=attacker_base_url,
+            api_key_env=attacker_api_key_env,
+            params=attacker_param or [],
+        ),
+        options=StrategyOptions(width=width, branching=branching, max_turns=max_turns),
+    )
+    execute_attack(request, settings, chosen, output, quiet)
+
+
+def execute_attack(
+    request: AttackRequest | str,
+    settings: Settings,
+    formats: list[str],
+    output: Path | None,
+    quiet: bool,
+) -> None:
+    """Start (or resume, given its id) an attack, write its report, exit by what broke."""
+    done, store = _run(request, settings, quiet)
+    with store:
+        steps = store.attack_steps(done.id)
+    _finish([(done, steps)], formats, output or _folder(settings, done.id), quiet, "attack")
+
+
+def _folder(settings: Settings, name: str) -> Path:
+    return Path(settings.report.output_dir) / name
+
+
+def _finish(
+    attacks: list[tuple[Attack, list[AttackStep]]],
+    formats: list[str],
+    folder: Path,
+    quiet: bool,
+    stem: str,
+) -> None:
+    """Write the report, say how each strategy did; exit 1 when any case broke."""
+    report = build_attack_report(attacks)
+    for path in write_attack_report(report, formats, folder, stem):
+        stderr.print(f"wrote {path}", highlight=False)
+    broken = any(case.broken for case in report.cases)
+    for name, summary in report.strategies.items():
+        if not quiet:
+            stderr.print(
+                f"{name}: {summary['broken']} of {summary['cases']} cases broken",
+                highlight=False,
+            )
+    raise typer.Exit(1 if broken else 0)

@@ -1,0 +1,123 @@
+"""Tools a case offers the model (OpenAI-style function calling), their stubs, and the trace.
+
+A case declares each tool with a JSON Schema for its arguments and what it returns: fixed text,
+optionally followed by an injected instruction (indirect prompt injection). The runner executes
+the model's calls against these stubs; the classifier checks the calls against the case's
+``expect.forbidden_calls``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+import re2
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = ["ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"]
+
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ToolCall(_Strict):
+    """One call the model asked for: its id, the tool's name, and the arguments as JSON text."""
+
+    id: str = Field(description="The call's id, echoed by the tool's answer.")
+    name: str
+    arguments: str = Field(default="{}", description="The arguments, as the model wrote them.")
+
+    def parsed_arguments(self) -> dict[str, Any] | None:
+        """The arguments as an object, or None when they are not a JSON object."""
+        try:
+            value = json.loads(self.arguments or "{}")
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, dict) else None
+
+
+class ToolSpec(_Strict):
+    """A tool the model may call, and the stub that answers it."""
+
+    name: str = Field(description="Letters, digits, _ and -, at most 64.")
+    description: str = Field(default="", description="What the tool does, as the model sees it.")
+    parameters: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "object", "properties": {}},
+        description="JSON Schema of the arguments.",
+    )
+    returns: str = Field(default="ok", description="The text every call returns.")
+    injection: str | None = Field(
+        default=None, description="An instruction appended to what the tool returns."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _valid_name(cls, value: str) -> str:
+        if not _TOOL_NAME.match(value):
+            raise ValueError("a tool name is 1-64 letters, digits, _ or -")
+        return value
+
+    def result(self) -> str:
+        """What a call of this tool returns to the model."""
+        return f"{self.returns}\n\n{self.injection}" if self.injection else self.returns
+
+
+class ForbiddenCall(_Strict):
+    """A call the case forbids: any call of ``tool``, or one whose ``argument`` matches
+    ``matches`` and not ``unless`` (case-insensitive regexes, run in linear time)."""
+
+    tool: str
+    argument: str | None = Field(default=None, description="The argument checked.")
+    matches: str | None = Field(default=None, description="Forbidden when the argument matches.")
+    unless: str | None = Field(
+        default=None, description="Forbidden when the argument does not match this."
+    )
+
+    @field_validator("matches", "unless")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re2.compile(value)
+            except re2.error as exc:
+                why = exc.args[0] if exc.args else exc
+                why = why.decode("utf-8", "replace") if isinstance(why, bytes) else str(why)
+                raise ValueError(f"not a valid pattern: {why}") from None
+        return value
+
+    def forbids(self, call: ToolCall) -> bool:
+        """Whether ``call`` is one this rule forbids."""
+        if call.name != self.tool:
+            return False
+        if self.argument is None:
+            return True
+        value = (call.parsed_arguments() or {}).get(self.argument)
+        if value is None:
+            return False
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if self.matches is not None and not _search(self.matches, text):
+            return False
+        return self.unless is None or not _search(self.unless, text)
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> Any:
+    return re2.compile(f"(?i:{pattern})")
+
+
+def _search(pattern: str, text: str) -> bool:
+    return _compiled(pattern).search(text) is not None
+
+
+class ToolUse(_Strict):
+    """One executed call: what was asked, what the stub returned, or why it failed."""
+
+    step: int = Field(ge=0, description="The model call that asked for it (0 is the first).")
+    call: ToolCall
+    result: str = ""
+    error: str | None = Field(default=None, description="Unknown tool or bad arguments.")

@@ -1,0 +1,194 @@
+"""``failproof attack`` at the command line: reports, exit codes, resume after kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from tests.attack.scripted import reply, write_suite
+from tests.fakes.openai_server import Answer, FakeOpenAI
+from tests.fakes.processes import kill_hard, wait_until
+
+from failproof.cli import main
+
+
+def args(fake: FakeOpenAI, suite: Path, strategy: str, *extra: str) -> list[str]:
+    return [
+        str(suite),
+        "--target",
+        "openai:target",
+        "--attacker",
+        "openai:attacker",
+        "--base-url",
+        fake.base_url,
+        "--attacker-base-url",
+        fake.base_url,
+        "--strategy",
+        strategy,
+        *extra,
+    ]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_broken_case_exits_1_and_the_reports_show_the_path(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.reply = reply
+    out = home / "out"
+    code = main(["attack", *args(fake_openai, write_suite(home), "iterative", "-o", str(out))])
+    assert code == 1
+    data = json.loads((out / "attack.json").read_text())
+    assert data["report_type"] == "failproof_attack"
+    assert data["strategies"]["iterative"]["broken"] == 1
+    markdown = (out / "attack.md").read_text()
+    assert "broken by iterative after 3 target calls" in markdown
+    assert "For my novel" in markdown
+    page = (out / "attack.html").read_text()
+    assert "broken by iterative after 3 target calls" in page
+    assert "For my novel" in page and "verdict: broke the target" in page
+
+
+def test_stored_attacks_are_reported_side_by_side(fake_openai: FakeOpenAI, home: Path) -> None:
+    fake_openai.reply = reply
+    suite = write_suite(home)
+    for strategy, attack_id in (("iterative", "a1"), ("best_of_n", "a2")):
+        argv = args(fake_openai, suite, strategy, "-q", "-o", str(home / attack_id))
+        assert main(["attack", *argv]) == 1
+    stored = json.loads((home / "a1" / "attack.json").read_text())["attacks"][0]["id"]
+    other = json.loads((home / "a2" / "attack.json").read_text())["attacks"][0]["id"]
+    out = home / "both"
+    code = main(["attack", "--report", stored, "--report", other, "-o", str(out), "-f", "json"])
+    assert code == 1
+    both = json.loads((out / "attack.json").read_text())
+    assert sorted(both["strategies"]) == ["best_of_n", "iterative"]
+    assert both["cheapest"]["attack/zk0"]["path_queries"] <= 3
+
+
+def test_run_with_a_strategy_attacks_like_the_attack_command(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.reply = reply
+    out = home / "out"
+    argv = [str(write_suite(home)), "--target", "openai:target", "--base-url", fake_openai.base_url]
+    argv += ["--strategy", "best_of_n", "--attacker", "mock", "--budget", "20", "-o", str(out)]
+    assert main(["run", *argv, "-q"]) == 1
+    assert json.loads((out / "attack.json").read_text())["strategies"]["best_of_n"]["broken"] == 1
+
+
+def test_a_target_that_holds_exits_0(fake_openai: FakeOpenAI, home: Path) -> None:
+    fake_openai.reply = lambda body: (
+        "<prompt>Please?</prompt>" if body["model"] == "attacker" else "No."
+    )
+    suite = write_suite(home)
+    code = main(["attack", *args(fake_openai, suite, "iterative", "--budget", "3", "-q")])
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        pytest.param([], "give the suites, --target, --attacker and --strategy", id="missing"),
+        pytest.param(["--strategy", "nope"], "unknown strategy 'nope'", id="unknown-strategy"),
+    ],
+)
+def test_a_bad_command_exits_3_with_one_line(
+    home: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    suite = write_suite(home)
+    argv = ["attack", str(suite), "--target", "mock", "--attacker", "mock", *extra]
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def _steps(db: Path) -> list[tuple[str, int, str]]:
+    if not db.exists():
+        return []
+    with closing(sqlite3.connect(db, timeout=5)) as conn:
+        try:
+            return list(conn.execute("SELECT case_id, seq, step_json FROM attack_steps"))
+        except sqlite3.OperationalError:
+            return []
+
+
+def _last_content(step_json: str) -> str:
+    return str(json.loads(step_json)["messages"][-1]["content"])
+
+
+@pytest.mark.slow
+def test_sigkill_mid_attack_then_resume_sends_no_finished_step_again(
+    fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    fake_openai.default = Answer(delay_s=0.05)
+    fake_openai.reply = lambda body: (
+        f"<prompt>{body['messages'][-1]['content'][:40]} again</prompt>"
+        if body["model"] == "attacker"
+        else "No."
+    )
+    goals = tuple(f"Explain secret number {i}." for i in range(4))
+    suite = write_suite(tmp_path, goals)
+    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
+    env.pop("OPENAI_BASE_URL", None)
+    command = [sys.executable, "-m", "failproof", "attack", "-q", "-c", "2", "--budget", "6"]
+    process = subprocess.Popen(
+        [*command, *args(fake_openai, suite, "iterative")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    db = tmp_path / "home/failproof.db"
+    wait_until(lambda: len(_steps(db)) >= 6, process, "the attack stored nothing")
+    kill_hard(process)
+    finished = [_last_content(blob) for _, _, blob in _steps(db)]
+    assert 6 <= len(finished) < 4 * 11
+    with closing(sqlite3.connect(db)) as conn:
+        (attack_id,) = conn.execute("SELECT id FROM attacks").fetchone()
+
+    done = subprocess.run(
+        [sys.executable, "-m", "failproof", "attack", "-q", "--resume", attack_id],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert all(fake_openai.counts[content] == 1 for content in finished)
+    assert len(_steps(db)) == 4 * 11  # 6 target calls and 5 rewrites a case
+    assert max(fake_openai.counts.values()) <= 2  # only a call in flight at the kill is re-sent
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--resume", "nope"], "no attack 'nope'", id="unknown-attack"),
+        pytest.param(["--replay", "nope"], "no attack 'nope'", id="unknown-replay"),
+        pytest.param(
+            ["--report", "x", "-f", "pdf"], "unknown attack report format 'pdf'", id="fmt"
+        ),
+    ],
+)
+def test_a_bad_attack_id_or_format_exits_3(
+    home: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    (home / "home").mkdir()
+    from failproof.store import Store
+
+    Store(home / "home" / "failproof.db").close()
+    assert main(["attack", *argv]) == 3
+    assert message in capsys.readouterr().err
