@@ -60,7 +60,8 @@ def test_a_scorer_that_raises_is_kept_as_an_error_and_others_still_score(plugins
     with pytest.warns(ScorerWarning, match="scorer 'broken_plugin' failed on case 'c1'"):
         result = score_case(CASE, Response.from_output("hi there"), chosen)
     assert result.scores == {"broken_plugin": {"scorer_error": "ValueError('boom')"}}
-    assert result.classification is not None and result.classification.primary == "pass"
+    assert result.classification is not None and result.classification.primary == "error"
+    assert [r.rule for r in result.classification.reasons] == ["scorer_error"]
     assert case_verdict(result) == "fail"
 
 

@@ -21,13 +21,27 @@ from failproof.cli import _suites, _runs, _safe, _calibrate, _config  # noqa: F4
 # isort: on
 from failproof.cli._app import app
 from failproof.errors import FailproofError
+from failproof.guard import redacting_std_streams, strip_controls
 
 __all__ = ["app", "entry", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns (and, as a script, exits with) the exit code."""
+    """Run the CLI; returns (and, as a script, exits with) the exit code.
+
+    Everything printed passes through the secret redactor, whatever part of failproof prints it.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    with redacting_std_streams():
+        return _main(args)
+
+
+def _say(text: str) -> None:
+    """One line on stderr; text from outside in it is shown with its controls escaped."""
+    print(f"failproof: {strip_controls(text, keep_newlines=False)}", file=sys.stderr)
+
+
+def _main(args: list[str]) -> int:
     verbose = "--verbose" in args or "-v" in args
     try:
         code = app(args=args, prog_name="failproof", standalone_mode=False)
@@ -36,32 +50,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
-        print("failproof: aborted", file=sys.stderr)
+        _say("aborted")
         return 130
     except typer.TyperException as exc:  # usage errors: exit 3, not click's 2 (2 means Review)
         show = getattr(exc, "show", None)
         if callable(show):
             show()
         else:
-            print(f"failproof: {exc.format_message()}", file=sys.stderr)
+            _say(exc.format_message())
         return 3
     except FailproofError as exc:
         if verbose:
             traceback.print_exc()
-        print(f"failproof: error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         return 3
     except KeyboardInterrupt:
-        print("failproof: interrupted", file=sys.stderr)
+        _say("interrupted")
         return 130
+    except OSError as exc:  # a file or folder failproof was pointed at
+        if verbose:
+            traceback.print_exc()
+        _say(f"error: {_os_error(exc)}")
+        return 3
     except Exception as exc:
         if verbose:
             traceback.print_exc()
-        print(
-            f"failproof: unexpected error: {exc!r} (run again with --verbose for the traceback)",
-            file=sys.stderr,
-        )
+        _say(f"unexpected error: {exc!r} (run again with --verbose for the traceback)")
         return 3
     return _code(code)
+
+
+def _os_error(exc: OSError) -> str:
+    """``cannot use PATH: reason`` for an error about a file, else the error's own text."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is None:
+        return reason
+    return f"cannot use {exc.filename}: {reason} (check the path and its permissions)"
 
 
 def _code(code: object) -> int:

@@ -8,16 +8,32 @@ from pathlib import Path
 from rich.console import Console
 
 from failproof.config import Settings
+from failproof.core import is_run_id
+from failproof.errors import InputError
+from failproof.guard import for_console
 from failproof.report import Report, parse_formats, renderers, write_reports
 
-__all__ = ["emit_reports", "stderr", "stdout"]
+__all__ = ["emit_reports", "run_folder", "say", "stderr", "stdout"]
 
 stdout = Console()
 stderr = Console(stderr=True)
 
 
+def say(text: str) -> None:
+    """A message on stderr that may quote text from outside (a server's error, a file name):
+    its markup is not interpreted and its control characters are shown, not sent."""
+    stderr.print(for_console(text), highlight=False, soft_wrap=True)
+
+
+def run_folder(settings: Settings, run_id: str) -> Path:
+    """The run's report folder; the id is checked so that no id from a file can name a path."""
+    if not is_run_id(run_id):
+        raise InputError(f"{run_id[:80]!r} is not a run id", hint="see 'failproof runs list'")
+    return Path(settings.report.output_dir) / run_id
+
+
 def _default_formats(settings: Settings) -> list[str]:
-    return [f for f in settings.report.formats if f in renderers]
+    return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
 def emit_reports(
@@ -30,10 +46,10 @@ def emit_reports(
         sys.stdout.write(text)
         sys.stdout.flush()
     if output is None:  # the default location is always a folder
-        folder = Path(settings.report.output_dir) / report.run.id
+        folder = run_folder(settings, report.run.id)
         written = write_reports(report, chosen, folder, folder=True)
     else:
         written = write_reports(report, chosen, output)
     for path in written:
-        stderr.print(f"wrote {path}", highlight=False)
+        say(f"wrote {path}")
     return written

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
-from failproof.cli._output import emit_reports
+from failproof.cli._output import emit_reports, run_folder
 from failproof.config import Settings
 from failproof.report import load_report, parse_formats, renderers, report_json_schema
 
@@ -51,5 +51,5 @@ def _default_output(formats: str | None, run_id: str, settings: Settings) -> Pat
     files = [f for f in chosen if renderers.get(f).filename]
     if len(chosen) != 1 or len(files) != 1:
         return None
-    folder = Path(settings.report.output_dir) / run_id
+    folder = run_folder(settings, run_id)
     return folder / renderers.get(files[0]).filename

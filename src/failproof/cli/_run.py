@@ -20,7 +20,7 @@ from failproof.cli._app import (
 )
 from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
-from failproof.cli._output import emit_reports, stderr
+from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -32,7 +32,7 @@ from failproof.cli._select import (
 from failproof.cli._target_options import target_options
 from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
-from failproof.report import exit_code, parse_formats, renderers
+from failproof.report import build_report, exit_code, parse_formats
 from failproof.runner import (
     ProgressMode,
     RunAborted,
@@ -55,7 +55,7 @@ RunFlags = dict[str, object]
 def _chosen(formats: str | None, settings: Settings) -> list[str]:
     if formats:
         return parse_formats(formats)
-    return [f for f in settings.report.formats if f in renderers]
+    return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
 def responses_path(
@@ -63,7 +63,7 @@ def responses_path(
 ) -> Path:
     """Where the run's responses JSONL goes: beside the reports."""
     if output is None:
-        return Path(settings.report.output_dir) / run_id / "responses.jsonl"
+        return run_folder(settings, run_id) / "responses.jsonl"
     if len(_chosen(formats, settings)) == 1:  # --output is a file
         return output.with_name(f"{output.stem}.responses.jsonl")
     return output / "responses.jsonl"
@@ -110,14 +110,16 @@ def execute(
                     safe_config=load_safe_config,
                 )
         except RunInterrupted as stop:
-            stderr.print(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
+            say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(130) from None
         except RunAborted as abort:
-            stderr.print(f"failproof: error: {abort}", highlight=False, soft_wrap=True)
-            stderr.print(f"failproof: resume with: {_resume_hint(run_id, config)}")
+            say(f"failproof: error: {abort}")
+            report = build_report(store.get_run(run_id), store.results(run_id), settings)
+            emit_reports(report, formats, output, settings)
+            say(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
     emit_reports(outcome.report, formats, output, settings)
-    stderr.print(f"wrote {path}", highlight=False)
+    say(f"wrote {path}")
     return outcome
 
 
@@ -135,6 +137,11 @@ def _request(
         target_options=options,
         repeat=repeat,
     )
+
+
+def _stored_config(settings: Settings, run_id: str) -> dict[str, object]:
+    with Store(settings.db_path) as store:
+        return store.get_run(run_id).config
 
 
 def _attack_request(
@@ -309,6 +316,9 @@ def run(
                 hint=f"finish it with 'failproof run --resume {resume}', then 'failproof rescore "
                 f"{resume} --patterns ...'",
             )
+        stored = _stored_config(settings, resume)
+        output = output or (Path(str(stored["output"])) if stored.get("output") else None)
+        format = format or (str(stored["formats"]) if stored.get("formats") else None)
         request: RunRequest | str = resume
     else:
         options = target_options(
@@ -322,6 +332,7 @@ def run(
         )
         request = _request(suites or [], target, settings.run.repeat, options)
         request = replace(request, selection=selection_from(only, category, severity, sample, seed))
+        request = replace(request, output=str(output.resolve()) if output else None, formats=format)
     outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
     if verbose:
         stats = outcome.stats

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from failproof.cli._app import ConfigOpt, app, settings_from
 from failproof.cli._output import stdout
+from failproof.guard import for_console
 from failproof.store import Store
 
 runs_app = typer.Typer(help="List the stored runs and show one.")
@@ -29,11 +30,9 @@ def list_runs(
     for column in ("target", "suites", "status", "started", "passed / cases"):
         table.add_column(column)
     for row in rows:
+        cells = (row.id, row.target, ", ".join(row.suites), row.status)
         table.add_row(
-            row.id,
-            row.target,
-            ", ".join(row.suites),
-            row.status,
+            *(for_console(c, keep_newlines=False) for c in cells),
             row.started_at[:19].replace("T", " "),
             f"{row.passed} / {row.total}",
         )

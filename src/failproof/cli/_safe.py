@@ -17,7 +17,7 @@ from rich.console import Console
 
 from failproof.cli._app import VerboseOpt, app, settings_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judge_flags
-from failproof.cli._output import stderr
+from failproof.cli._output import say, stderr
 from failproof.config import load_settings, with_judge_key
 from failproof.safe import (
     REPORT_EXTENSIONS,
@@ -146,7 +146,7 @@ def score(
     finally:
         ah.close()
     for skipped in report.skipped:
-        stderr.print(f"skipped: {skipped.describe()}", style="yellow", highlight=False)
+        say(f"skipped: {skipped.describe()}")
     written = write_outputs(
         report,
         settings.report_formats,
@@ -156,7 +156,7 @@ def score(
         verbose=verbose,
     )
     for path in written:
-        stderr.print(f"wrote {path}", highlight=False)
+        say(f"wrote {path}")
     _integrate(report, emit or [])
     raise typer.Exit(int(safe_exit_code(report, fail_under)))
 

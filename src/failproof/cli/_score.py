@@ -18,7 +18,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
-from failproof.cli._output import emit_reports, stderr
+from failproof.cli._output import emit_reports, say
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -74,8 +74,6 @@ def score(
     )
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
-        stderr.print(
-            f"warning: response for {where}case {case_id!r} matches no case", style="yellow"
-        )
+        say(f"warning: response for {where}case {case_id!r} matches no case")
     emit_reports(outcome.report, format, output, settings)
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

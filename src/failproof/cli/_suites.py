@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 
 from failproof.cli._app import app
-from failproof.cli._output import stderr, stdout
+from failproof.cli._output import say, stdout
 from failproof.errors import SuiteError
+from failproof.guard import for_console
 from failproof.suites import (
     builtin_suite_names,
     load_suite,
@@ -44,13 +45,15 @@ def list_suites() -> None:
 def show(name: Annotated[str, typer.Argument(help="Built-in suite name or suite file.")]) -> None:
     """The cases of one suite."""
     suite = resolve_suite(name)
-    table = Table(title=f"{suite.name}: {suite.description}", show_lines=False)
+    title = for_console(f"{suite.name}: {suite.description}", keep_newlines=False)
+    table = Table(title=title, show_lines=False)
     for column in ("id", "category", "severity", "refusal", "input"):
         table.add_column(column, overflow="fold")
     for case in suite.cases:
         refusal = case.expect.refusal if case.expect else "-"
         text = case.messages()[-1].content.replace("\n", " ")
-        table.add_row(case.id, case.category, case.severity.value, refusal, text[:80])
+        cells = (case.id, case.category, case.severity.value, refusal, text[:80])
+        table.add_row(*(for_console(c, keep_newlines=False) for c in cells))
     stdout.print(table)
 
 
@@ -65,9 +68,9 @@ def validate(
             suite = load_suite(path)
         except SuiteError as exc:
             failed += 1
-            stderr.print(f"error: {exc}", highlight=False, soft_wrap=True)
+            say(f"error: {exc}")
             continue
-        stdout.print(f"ok: {path} (suite {suite.name!r}, {len(suite)} cases)", highlight=False)
+        stdout.print(for_console(f"ok: {path} (suite {suite.name!r}, {len(suite)} cases)"))
     if failed:
         raise typer.Exit(3)
 

@@ -58,7 +58,13 @@ def parse_headers(items: Sequence[str]) -> dict[str, str]:
 
 
 def _check_base_url(url: str) -> str:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise ConfigError(
+            f"--base-url is not an http(s) URL with a host: {url[:200]!r} ({exc})",
+            hint="e.g. --base-url http://127.0.0.1:8000/v1",
+        ) from None
     if parts.password:
         raise ConfigError(
             "the base URL carries a password; secrets must come from the environment",

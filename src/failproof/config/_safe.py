@@ -40,7 +40,10 @@ MatchMode = Literal["exact", "semantic"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
+    #: ``inf`` and ``nan`` are no weight or threshold (and ``Infinity`` is not even JSON)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, defer_build=True, allow_inf_nan=False
+    )
 
 
 class MetricThresholds(_Frozen):

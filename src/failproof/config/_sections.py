@@ -51,6 +51,13 @@ class RunSettings(_Section):
         default=1.0, ge=0, description="First retry delay; it doubles on every retry (jittered)."
     )
     backoff_max_s: float = Field(default=60.0, ge=0, description="Longest delay between retries.")
+    max_wait_s: float = Field(
+        default=300.0,
+        ge=0,
+        le=300,
+        description="Longest wait a server's Retry-After can impose, before a retry or on new "
+        "calls (at most 300).",
+    )
     retry_seed: int | None = Field(
         default=None, description="Seed of the retry jitter (none: a fresh seed every run)."
     )

@@ -27,6 +27,7 @@ from failproof.config._sections import (
     RunSettings,
 )
 from failproof.errors import ConfigError
+from failproof.guard import add_secret
 
 __all__ = [
     "Settings",
@@ -178,5 +179,6 @@ def with_judge_key(settings: Settings, environ: Mapping[str, str] | None = None)
         )
     if key is None:
         return settings.model_copy(update={"judge": judge})
+    add_secret(key)  # redacted from everything failproof writes or prints
     keyed = judge.model_copy(update={"api_key": SecretStr(key)})
     return settings.model_copy(update={"judge": keyed})

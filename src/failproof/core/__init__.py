@@ -3,7 +3,13 @@
 from failproof.core._attack import Attack, AttackStep
 from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
 from failproof.core._regex import re2_compiled, re2_problem
-from failproof.core._response import Response, parse_json_output
+from failproof.core._response import (
+    MAX_OUTPUT_CHARS,
+    MAX_TOKENS,
+    Repairs,
+    Response,
+    parse_json_output,
+)
 from failproof.core._result import (
     PRIMARY_CLASSES,
     CaseResult,
@@ -12,6 +18,7 @@ from failproof.core._result import (
     Reason,
     Run,
     TurnResult,
+    is_run_id,
     utc_now,
 )
 from failproof.core._scores import (
@@ -43,6 +50,8 @@ from failproof.core._suite import Suite
 from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
+    "MAX_OUTPUT_CHARS",
+    "MAX_TOKENS",
     "MAX_TURNS",
     "PRIMARY_CLASSES",
     "AggregateMetrics",
@@ -67,6 +76,7 @@ __all__ = [
     "RankedCategory",
     "Reason",
     "RefusalJudgement",
+    "Repairs",
     "Response",
     "Run",
     "SafeBatchReport",
@@ -86,6 +96,7 @@ __all__ = [
     "ToolUse",
     "Turn",
     "TurnResult",
+    "is_run_id",
     "parse_json_output",
     "re2_compiled",
     "re2_problem",

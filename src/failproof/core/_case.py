@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from failproof.core._regex import re2_problem
 from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
@@ -50,6 +58,19 @@ class Message(_Strict):
     tool_call_id: str | None = Field(default=None, description="tool: the call it answers.")
 
 
+def _not_blank(phrases: list[str]) -> list[str]:
+    for index, phrase in enumerate(phrases):
+        if not any(not c.isspace() and unicodedata.category(c) != "Cf" for c in phrase):
+            raise ValueError(
+                f"phrase [{index}] {phrase!r} is blank: it would match (or miss) every output "
+                "alike; remove it or write the words to look for"
+            )
+    return phrases
+
+
+Phrases = Annotated[list[str], AfterValidator(_not_blank)]
+
+
 class Expect(_Strict):
     """What the FailProof classifier checks in a response."""
 
@@ -63,13 +84,13 @@ class Expect(_Strict):
     json_schema: dict[str, Any] | None = Field(
         default=None, description="JSON Schema the parsed output must satisfy (format: json)."
     )
-    must_contain: list[str] = Field(
+    must_contain: Phrases = Field(
         default_factory=list, description="Every phrase must appear (case-insensitive)."
     )
-    must_contain_any: list[str] = Field(
+    must_contain_any: Phrases = Field(
         default_factory=list, description="At least one phrase must appear (case-insensitive)."
     )
-    must_not_contain: list[str] = Field(
+    must_not_contain: Phrases = Field(
         default_factory=list, description="No phrase may appear (case-insensitive)."
     )
     must_match: list[str] = Field(

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from failproof.core._case import Message
+from failproof.core._response import Repairs
 from failproof.core._scores import CaseScore, SafeCaseResult
 from failproof.core._tools import ToolUse
 
@@ -19,6 +28,7 @@ __all__ = [
     "Reason",
     "Run",
     "TurnResult",
+    "is_run_id",
     "utc_now",
 ]
 
@@ -33,6 +43,9 @@ Primary = Literal[
     "tool_error",
 ]
 PRIMARY_CLASSES: tuple[Primary, ...] = get_args(Primary)
+
+
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 
 def utc_now() -> datetime:
@@ -123,6 +136,18 @@ class CaseResult(BaseModel):
         default=False, description="The model was still calling tools at the step limit."
     )
 
+    repairs: Repairs | None = Field(
+        default=None,
+        description="What was changed to make the target's answer usable (left out when nothing).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _left_out_when_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("repairs", 0) is None:
+            del data["repairs"]
+        return data
+
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.suite, self.case_id, self.sample)
@@ -135,15 +160,30 @@ class CaseResult(BaseModel):
         return "error" if self.error is not None else "unscored"
 
 
+def is_run_id(value: str) -> bool:
+    """Whether ``value`` can name a run: letters, digits, ``-``, ``_`` and ``.``, at most 128,
+    not starting with ``.`` and never ``..``: safe as one folder name, never a path."""
+    return bool(_RUN_ID.fullmatch(value)) and ".." not in value
+
+
 class Run(BaseModel):
     """One execution of some suites against one target."""
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: str = Field(description="The run id; also the name of the run's report folder.")
     target: dict[str, Any] = Field(description="The target's identity; never holds secrets.")
     suites: list[str] = Field(default_factory=list)
     started_at: datetime = Field(default_factory=utc_now)
     finished_at: datetime | None = None
     status: Literal["running", "finished", "interrupted", "failed"] = "running"
     config: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not is_run_id(value):
+            raise ValueError(
+                f"{value[:80]!r} is not a run id (letters, digits, '-', '_', '.'; no path)"
+            )
+        return value

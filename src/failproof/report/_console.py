@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from failproof.core import CaseResult
+from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt, format_value, value_of
 from failproof.report._model import Report
 from failproof.report._present import (
@@ -73,6 +74,11 @@ def _header(report: Report) -> Text:
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
         f"  {counts}",
     )
+
+
+def _throttling(report: Report) -> Text | None:
+    note = throttling_note(report)
+    return Text(note, style="yellow") if note else None
 
 
 def _notes(report: Report) -> Text | None:
@@ -223,6 +229,7 @@ class ConsoleRenderer(Renderer):
             _header(report),
             _notes(report),
             _headline(report),
+            _throttling(report),
             _suites(report),
             _failures(report),
             _safe(report),

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from failproof.guard import strip_controls
+
 __all__ = [
     "Kind",
     "Value",
@@ -143,8 +145,9 @@ def format_cell(key: str, raw: object) -> str:
 
 
 def excerpt(text: object, limit: int = 120) -> str:
-    """``text`` on one line, whitespace collapsed, cut to ``limit`` characters with an ellipsis."""
-    flat = _SPACE.sub(" ", str(text or "")).strip()
+    """``text`` on one line, whitespace collapsed, control characters shown as ``\\xNN``, cut to
+    ``limit`` characters with an ellipsis."""
+    flat = strip_controls(_SPACE.sub(" ", str(text or "")).strip())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from failproof.core import CaseResult
+from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt
 from failproof.report._model import Report
 from failproof.report._present import (
@@ -106,6 +107,7 @@ def _header(report: Report) -> list[str]:
         "",
         *([f"Outcome by class: {counts}", ""] if counts else []),
         *_more_stats([s for s in headline(report) if not s.primary]),
+        *([md_text(note, 300), ""] if (note := throttling_note(report)) else []),
     ]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from failproof.errors import ConfigError
+from failproof.guard import atomic_write_text, redact
 from failproof.registry import Registry
 from failproof.report._model import Report
 
@@ -32,6 +33,11 @@ def parse_formats(value: str | Sequence[str]) -> list[str]:
     """``"json"``, ``"json,html"`` or ``"all"`` -> known format names, in the order given."""
     items = value.split(",") if isinstance(value, str) else list(value)
     names = [item.strip().lower() for item in items if item.strip()]
+    if not names:
+        raise ConfigError(
+            f"no report format in {value!r}",
+            hint="choose from " + ", ".join([*renderers.names(), "all"]),
+        )
     if "all" in names:
         return renderers.names()
     names = ["markdown" if n == "md" else n for n in names]
@@ -50,7 +56,8 @@ def write_reports(
     """Write each file format into ``output``.
 
     ``output`` is a file when exactly one format is asked for (unless ``folder`` is set, as it is
-    for the default output location), and a folder otherwise.
+    for the default output location), and a folder otherwise. Each file is replaced in one step
+    (a killed run leaves the previous report, never half of one), with every secret redacted.
     """
     file_formats = [f for f in formats if renderers.get(f).filename]
     written: list[Path] = []
@@ -58,7 +65,6 @@ def write_reports(
     for name in file_formats:
         renderer = renderers.get(name)()
         path = output if single else output / renderer.filename
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(renderer.render(report), encoding="utf-8")
+        atomic_write_text(path, redact(renderer.render(report)))
         written.append(path)
     return written

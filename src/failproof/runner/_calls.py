@@ -15,17 +15,42 @@ from failproof.targets import CallError, Target
 __all__ = ["CallStats", "Caller"]
 
 Sleep = Callable[[float], Awaitable[None]]
+#: Told of every wait the run takes: its length in seconds and why.
+WaitListener = Callable[[float, str], None]
 _THROTTLED = frozenset({429, 503})
+
+
+def _no_listener(seconds: float, why: str) -> None:  # noqa: ARG001
+    return
 
 
 @dataclass
 class CallStats:
-    """What the calls have seen so far: attempts, retries, throttling."""
+    """What the calls have seen so far: attempts, retries, throttling and the waits it caused."""
 
     attempts: int = 0
     retries: int = 0
     throttled: int = 0
+    waits: int = 0
+    waited_s: float = 0.0
+    longest_wait_s: float = 0.0
     last_error: str | None = None
+
+    def waited(self, seconds: float) -> None:
+        self.waits += 1
+        self.waited_s = round(self.waited_s + seconds, 3)
+        self.longest_wait_s = max(self.longest_wait_s, round(seconds, 3))
+
+    def as_dict(self) -> dict[str, float | int]:
+        """The counts for the run record and the report."""
+        return {
+            "attempts": self.attempts,
+            "retries": self.retries,
+            "throttled": self.throttled,
+            "waits": self.waits,
+            "waited_s": self.waited_s,
+            "longest_wait_s": self.longest_wait_s,
+        }
 
 
 @dataclass
@@ -40,6 +65,7 @@ class Caller:
     tpm: RateLimiter | None = None
     sleep: Sleep = asyncio.sleep
     stats: CallStats = field(default_factory=CallStats)
+    on_wait: WaitListener = _no_listener
 
     async def call(self, case: Case) -> Response:
         """The target's response, or an error response saying what it last answered."""
@@ -52,13 +78,26 @@ class Caller:
                 self._settle(outcome, estimate)
                 return outcome
             if outcome.status in _THROTTLED:
-                self.stats.throttled += 1
-                self.gate.throttled(outcome.retry_after)
+                self._throttled(outcome)
             if not self.policy.should_retry(outcome, attempt):
                 return self._give_up(outcome, attempt + 1)
             self.stats.retries += 1
-            await self.sleep(self.policy.delay(outcome, attempt))
+            await self._wait(self.policy.delay(outcome, attempt), outcome)
             attempt += 1
+
+    def _throttled(self, error: CallError) -> None:
+        self.stats.throttled += 1
+        pause = self.gate.throttled(error.retry_after)
+        if pause > 0:
+            self.stats.waited(pause)
+            self.on_wait(pause, f"the server answered {error.status}; new calls pause")
+
+    async def _wait(self, seconds: float, error: CallError) -> None:
+        if seconds <= 0:
+            return
+        self.stats.waited(seconds)
+        self.on_wait(seconds, f"retrying after: {error.message}")
+        await self.sleep(seconds)
 
     async def _attempt(self, case: Case) -> Response | CallError:
         self.stats.attempts += 1

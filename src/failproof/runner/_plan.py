@@ -12,7 +12,14 @@ from typing import Any
 from failproof.core import Case, Message, Suite
 from failproof.suites import Selection, load_suites, select_cases
 
-__all__ = ["RunRequest", "WorkItem", "cache_key", "plan_work", "suite_source"]
+__all__ = [
+    "RunRequest",
+    "WorkItem",
+    "cache_key",
+    "plan_work",
+    "suite_fingerprint",
+    "suite_source",
+]
 
 
 @dataclass(frozen=True)
@@ -23,6 +30,8 @@ class RunRequest:
     ``only`` restricts the run to these (suite, case id) pairs (the demo's selection);
     ``selection`` then narrows it by the user's ``--only``, ``--category``, ``--severity`` and
     ``--sample``.
+    ``output`` and ``formats`` are where the command line wrote the reports (``-o``, ``-f``),
+    kept so that ``--resume`` writes them to the same place.
     """
 
     suites: tuple[str, ...]
@@ -31,6 +40,8 @@ class RunRequest:
     repeat: int = 1
     only: tuple[tuple[str, str], ...] | None = None
     selection: Selection = field(default_factory=Selection)
+    output: str | None = None
+    formats: str | None = None
 
     def to_config(self) -> dict[str, Any]:
         return {
@@ -40,6 +51,8 @@ class RunRequest:
             "repeat": self.repeat,
             "only": [list(key) for key in self.only] if self.only is not None else None,
             "selection": None if self.selection.empty else self.selection.to_config(),
+            "output": self.output,
+            "formats": self.formats,
         }
 
     @classmethod
@@ -52,6 +65,8 @@ class RunRequest:
             repeat=int(config.get("repeat") or 1),
             only=tuple((str(s), str(c)) for s, c in only) if only is not None else None,
             selection=Selection.from_config(config.get("selection")),
+            output=_text_or_none(config.get("output")),
+            formats=_text_or_none(config.get("formats")),
         )
 
     def load(self) -> list[Suite]:
@@ -62,6 +77,17 @@ class RunRequest:
             narrowed = [s.model_copy(update={"cases": _keep(s.cases, keep)}) for s in loaded]
             loaded = [s for s in narrowed if s.cases]
         return select_cases(loaded, self.selection)
+
+
+def _text_or_none(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+def suite_fingerprint(suites: Sequence[Suite]) -> str:
+    """A hash of everything the suites ask and expect: it changes when any case does."""
+    content = [s.model_dump(mode="json", exclude={"source"}) for s in suites]
+    blob = json.dumps(content, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 def _keep(cases: Sequence[Case], keep: Collection[tuple[str, str]]) -> tuple[Case, ...]:

@@ -18,6 +18,7 @@ from rich.progress import (
 )
 
 from failproof.core import CaseResult
+from failproof.guard import for_console, strip_controls
 
 __all__ = ["ProgressMode", "RunProgress", "make_progress"]
 
@@ -29,6 +30,7 @@ class RunProgress(Protocol):
 
     def start(self, total: int, done: int) -> None: ...
     def __call__(self, result: CaseResult) -> None: ...
+    def waiting(self, seconds: float, why: str) -> None: ...
     def close(self) -> None: ...
 
 
@@ -45,6 +47,9 @@ class QuietProgress:
     def __call__(self, result: CaseResult) -> None:  # noqa: ARG002
         return
 
+    def waiting(self, seconds: float, why: str) -> None:  # noqa: ARG002
+        return
+
     def close(self) -> None:
         return
 
@@ -58,6 +63,7 @@ class PlainProgress:
         self.counts: Counter[str] = Counter()
         self.total = self.done = self.new = 0
         self._started = self._last = time.monotonic()
+        self._waiting_until = 0.0
 
     def start(self, total: int, done: int) -> None:
         self.total, self.done = total, done
@@ -73,6 +79,14 @@ class PlainProgress:
         if now - self._last >= self.interval_s:
             self._last = now
             self._report(now)
+
+    def waiting(self, seconds: float, why: str) -> None:
+        """Say the run waits, unless an earlier line already covers this wait."""
+        until = time.monotonic() + seconds
+        if until <= self._waiting_until + 1.0:
+            return
+        self._waiting_until = until
+        self._line(f"waiting {seconds:.0f} s: {strip_controls(why, keep_newlines=False)[:200]}")
 
     def close(self) -> None:
         self._report(time.monotonic())
@@ -127,6 +141,7 @@ class BarProgress:
             TextColumn("{task.fields[rate]}"),
             TimeRemainingColumn(),
             TextColumn("{task.fields[counts]}"),
+            TextColumn("{task.fields[waiting]}"),
             console=console,
             transient=False,
         )
@@ -134,7 +149,9 @@ class BarProgress:
 
     def start(self, total: int, done: int) -> None:
         self._bar.start()
-        self._task = self._bar.add_task("run", total=total, completed=done, rate="", counts="")
+        self._task = self._bar.add_task(
+            "run", total=total, completed=done, rate="", counts="", waiting=""
+        )
 
     def __call__(self, result: CaseResult) -> None:
         self.counts[result.primary] += 1
@@ -142,7 +159,15 @@ class BarProgress:
             return
         speed = self._bar.tasks[0].speed
         rate = f"{speed:.1f}/s" if speed else ""
-        self._bar.update(self._task, advance=1, rate=rate, counts=_counts_text(self.counts))
+        self._bar.update(
+            self._task, advance=1, rate=rate, counts=_counts_text(self.counts), waiting=""
+        )
+
+    def waiting(self, seconds: float, why: str) -> None:
+        if self._task is None:
+            return
+        text = for_console(f"waiting {seconds:.0f} s: {why}", keep_newlines=False)[:120]
+        self._bar.update(self._task, waiting=f"[yellow]{text}")
 
     def close(self) -> None:
         self._bar.stop()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from failproof.core import CaseResult
+from failproof.guard import redact
 
 __all__ = ["ResponsesWriter", "recorded_line"]
 
@@ -34,7 +35,7 @@ def recorded_line(result: CaseResult) -> str:
         record["tool_uses"] = [use.model_dump() for use in result.tool_uses]
     if result.tool_limit:
         record["tool_limit"] = True
-    return json.dumps(record, ensure_ascii=False) + "\n"
+    return redact(json.dumps(record, ensure_ascii=False)) + "\n"
 
 
 class ResponsesWriter:

@@ -5,12 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from failproof.targets import CallError
+from failproof.targets import MAX_RETRY_AFTER_S, CallError
 
 __all__ = ["RetryPolicy"]
-
-#: The longest ``Retry-After`` the runner obeys; a server asking for more gets this.
-MAX_RETRY_AFTER_S = 300.0
 
 
 @dataclass
@@ -19,13 +16,14 @@ class RetryPolicy:
 
     The n-th retry (n = 0, 1, ...) waits ``base_s * 2**n`` capped at ``max_s``, scaled by a random
     factor in [0.5, 1.0] ("equal jitter") drawn from ``rng``; a ``Retry-After`` from the server is
-    a floor. Seed ``rng`` for reproducible delays.
+    a floor, capped at ``max_wait_s``. Seed ``rng`` for reproducible delays.
     """
 
     retries: int = 3
     base_s: float = 1.0
     max_s: float = 60.0
     rng: random.Random = field(default_factory=random.Random)
+    max_wait_s: float = MAX_RETRY_AFTER_S
 
     def should_retry(self, error: CallError, attempt: int) -> bool:
         """Whether ``error`` on call number ``attempt`` (0 = the first) is worth another call."""
@@ -36,5 +34,5 @@ class RetryPolicy:
         backoff = min(self.max_s, self.base_s * (2.0**attempt))
         jittered = backoff * (0.5 + 0.5 * self.rng.random())
         if error.retry_after is not None:
-            return max(jittered, min(error.retry_after, MAX_RETRY_AFTER_S))
+            return max(jittered, min(error.retry_after, self.max_wait_s, MAX_RETRY_AFTER_S))
         return jittered

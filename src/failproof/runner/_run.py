@@ -12,12 +12,13 @@ from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
 from failproof.core import Run, Suite, utc_now
+from failproof.errors import ConfigError
 from failproof.report import Report, build_report
-from failproof.runner._calls import Caller
+from failproof.runner._calls import Caller, CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
-from failproof.runner._plan import RunRequest, WorkItem, plan_work
+from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
 from failproof.runner._record import SafeSource, recorded_scoring, resolve_scoring
 from failproof.runner._responses import ResponsesWriter
@@ -93,6 +94,7 @@ def start_run(
         config={
             **request.to_config(),
             "suite_weights": {s.name: s.weight for s in suites},
+            "suite_hash": suite_fingerprint(suites),
             "scorers": [s.spec() for s in scorers],
             "patterns": list(settings.probe.patterns),
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
@@ -125,6 +127,7 @@ def resume_run(
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
     suites = request.load()
+    _check_unchanged(run, suites)
     scoring = recorded_scoring(run, settings, suites, safe=safe_config)
     scorers = build_scorers(scoring)
     job = _Job(
@@ -133,7 +136,26 @@ def resume_run(
     return _execute(job, settings, store, resumed=True)
 
 
+def _check_unchanged(run: Run, suites: Sequence[Suite]) -> None:
+    """Refuse to resume a run whose suites changed: its results would mix two sets of rules."""
+    stored = run.config.get("suite_hash")
+    if stored is None or stored == suite_fingerprint(suites):
+        return
+    sources = " ".join(str(s) for s in run.config.get("suite_sources") or [])
+    raise ConfigError(
+        f"the suites of run {run.id} changed since it started ({sources}); resuming would mix "
+        "results graded under the old and the new expectations",
+        hint=f"start a new run: failproof run {sources} --target {run.config.get('target_spec')}"
+        " (or restore the suite files as they were)",
+    )
+
+
 def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
+    with store.lock_run(job.run.id):
+        return _execute_locked(job, settings, store, resumed=resumed)
+
+
+def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
     target.check_cases([case for suite in job.suites for case in suite.cases])
     run = job.run.model_copy(update={"target": target.identity()})
@@ -163,6 +185,7 @@ def _go(
     run_id = job.run.id
     writer = _writer(job, store, resumed)
     scoring = _scoring(job, settings, target)
+    engine: Engine | None = None
     try:
         engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
@@ -176,10 +199,21 @@ def _go(
         store.finish_run(run_id, "failed")
         raise
     finally:
+        if engine is not None:
+            _record_calls(store, run_id, engine.caller.stats)
         scoring.close()
         job.progress.close()
         if writer is not None:
             writer.close()
+
+
+def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
+    """Add this stretch's calls, 429s and waits to the run's record (a resume adds to it)."""
+    before = store.get_run(run_id).config.get("calls") or {}
+    now = stats.as_dict()
+    total = {k: round(v + (before.get(k) or 0), 3) for k, v in now.items()}
+    total["longest_wait_s"] = max(now["longest_wait_s"], before.get("longest_wait_s") or 0)
+    store.update_run_config(run_id, {"calls": total})
 
 
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
@@ -230,10 +264,12 @@ def _engine(
             base_s=run.backoff_base_s,
             max_s=run.backoff_max_s,
             rng=random.Random(run.retry_seed),
+            max_wait_s=run.max_wait_s,
         ),
-        gate=AdaptiveGate(workers),
-        rpm=RateLimiter(run.rpm) if run.rpm else None,
-        tpm=RateLimiter(run.tpm) if run.tpm else None,
+        gate=AdaptiveGate(workers, max_pause_s=run.max_wait_s),
+        rpm=_limiter(run.rpm, "the request budget (--rpm)", job.progress),
+        tpm=_limiter(run.tpm, "the token budget (--tpm)", job.progress),
+        on_wait=job.progress.waiting,
     )
     cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
     sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
@@ -247,6 +283,14 @@ def _engine(
         max_consecutive_failures=run.max_consecutive_failures,
         sinks=list(sinks),
     )
+
+
+def _limiter(per_minute: float | None, budget: str, progress: RunProgress) -> RateLimiter | None:
+    if not per_minute:
+        return None
+    limiter = RateLimiter(per_minute)
+    limiter.on_wait = lambda seconds: progress.waiting(seconds, f"pacing calls to {budget}")
+    return limiter
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from failproof.config import SafeConfig, deep_merge, drop_none
 from failproof.errors import ConfigError
+from failproof.guard import DuplicateKeyError, unique_object
 from failproof.safe._jsonc import strip_json_comments
 
 __all__ = ["CONFIG_ENV", "CONFIG_FILE_NAME", "ENV_VARIABLES", "EnvVariable", "load_safe_config"]
@@ -114,12 +115,18 @@ def _file_values(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read SAFE config file {path}: {exc}") from None
     try:
-        data = json.loads(strip_json_comments(text))
+        data = json.loads(strip_json_comments(text), object_pairs_hook=unique_object)
     except json.JSONDecodeError as exc:
         raise ConfigError(
             f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}",
             hint="safe.config.json is JSON; // and /* */ comments are allowed",
         ) from None
+    except DuplicateKeyError as exc:
+        raise ConfigError(
+            f"{path}: {exc}", hint="give each setting once; the second would replace the first"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not usable JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the SAFE config must be a JSON object")
     return data

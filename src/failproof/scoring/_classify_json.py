@@ -17,9 +17,9 @@ from typing import Any
 from jsonschema import SchemaError, ValidationError
 from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 
 from failproof.errors import InputError
+from failproof.guard import DuplicateKeyError, linear_validator, loads_json, unique_object
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 
@@ -43,27 +43,10 @@ class JsonCheck:
     fenced: bool = False
 
 
-class _DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
 class _NonFiniteError(ValueError):
     def __init__(self, token: str) -> None:
         super().__init__(token)
         self.token = token
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKeyError(key)
-            seen.add(key)
-    return obj
 
 
 def _reject_constant(token: str) -> Any:
@@ -102,8 +85,8 @@ def parse_strict_json(text: str, *, accept_fenced: bool) -> JsonCheck:
 
 def _loads(text: str) -> JsonCheck:
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
-    except _DuplicateKeyError as exc:
+        value = loads_json(text, object_pairs_hook=unique_object, parse_constant=_reject_constant)
+    except DuplicateKeyError as exc:
         key = shorten(exc.key, 80)
         return JsonCheck(ok=False, rule="duplicate_key", problem=f"key {key!r} appears twice")
     except _NonFiniteError as exc:
@@ -113,15 +96,15 @@ def _loads(text: str) -> JsonCheck:
         return JsonCheck(ok=False, rule="not_json", problem=f"{exc.msg} at {where}")
     except RecursionError:
         return JsonCheck(ok=False, rule="json_too_deep", problem="nested too deeply to parse")
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        return JsonCheck(ok=False, rule="not_json", problem=shorten(f"not usable JSON: {exc}"))
     return JsonCheck(ok=True, value=value)
 
 
 @lru_cache(maxsize=256)
 def _validator(schema_text: str) -> Validator:
-    schema = json.loads(schema_text)
-    cls = validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema)
+    validator: Validator = linear_validator(json.loads(schema_text))
+    return validator
 
 
 def schema_problem(value: Any, schema: dict[str, Any], *, case_id: str) -> str | None:
@@ -135,6 +118,11 @@ def schema_problem(value: Any, schema: dict[str, Any], *, case_id: str) -> str |
         raise InputError(
             f"case {case_id!r}: json_schema is not a valid JSON Schema: {shorten(exc.message)}",
             hint="fix the case's expect.json_schema",
+        ) from None
+    except ValueError as exc:
+        raise InputError(
+            f"case {case_id!r}: json_schema: {shorten(str(exc))}",
+            hint="rewrite the pattern without backreferences or lookaround",
         ) from None
     try:
         errors: list[ValidationError] = list(islice(validator.iter_errors(value), 100))

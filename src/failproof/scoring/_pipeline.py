@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from failproof.config import ScoringConfig, Settings
-from failproof.core import Case, CaseResult, Response
+from failproof.core import Case, CaseResult, Classification, Reason, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
@@ -62,6 +62,7 @@ def score_case(
         output=response.output,
         error=response.error,
         cached=response.cached,
+        repairs=response.repairs,
         messages=case.messages() if response.request_body is None else [],
         request_body=response.request_body,
         task=case.task,
@@ -78,11 +79,16 @@ def score_case(
 def _run_scorers(
     case: Case, response: Response, scorer_list: Sequence[Scorer]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The result fields the scorers set (validated by `CaseResult`), and their other keys."""
+    """The result fields the scorers set (validated by `CaseResult`), and their other keys.
+
+    A scorer that raises makes the case an ``error`` with its reason (``scorer_error``); what
+    the other scorers found stays in the reasons.
+    """
     evidence = Evidence(response)
     fields = _field_adapters()
     updates: dict[str, Any] = {}
     scores: dict[str, Any] = {}
+    failed: list[Reason] = []
     for scorer in scorer_list:
         if not scorer.applies_to(case):
             continue
@@ -90,15 +96,30 @@ def _run_scorers(
             out = scorer.score(case, response, evidence)
             typed = {k: fields[k].validate_python(v) for k, v in out.items() if k in fields}
         except Exception as exc:  # a scorer bug must not lose the run; it is kept and shown
-            warnings.warn(
-                f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}",
-                ScorerWarning,
-                stacklevel=3,
-            )
-            scores[scorer.name] = {"scorer_error": repr(exc)}
+            failed.append(_scorer_failed(scorer, case, exc))
+            scores[scorer.name] = {"scorer_error": repr(exc)[:500]}
             continue
         updates.update(typed)
         for key, value in out.items():
             if key not in fields:
                 scores.setdefault(scorer.name, {})[key] = value
+    if failed:
+        updates |= _error_verdict(failed, updates.get("classification"))
     return updates, scores
+
+
+def _scorer_failed(scorer: Scorer, case: Case, exc: Exception) -> Reason:
+    warnings.warn(
+        f"scorer {scorer.name!r} failed on case {case.id!r}: {exc!r}", ScorerWarning, stacklevel=4
+    )
+    detail = f"the scorer {scorer.name!r} failed, so this case cannot pass"
+    return Reason(rule="scorer_error", detail=detail, evidence=f"{type(exc).__name__}: {exc}"[:300])
+
+
+def _error_verdict(failed: list[Reason], classification: Any) -> dict[str, Any]:
+    """A failed scorer makes the case an ``error``; the reasons of the other checks stay."""
+    kept = list(classification.reasons) if isinstance(classification, Classification) else []
+    return {
+        "classification": Classification(primary="error", reasons=[*failed, *kept]),
+        "accuracy": 0,
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,9 +14,36 @@ from typing import Any, Self
 
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
+from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
 
 __all__ = ["RunSummary", "Store"]
+
+
+def _try_lock(fd: int) -> bool:
+    """Take an exclusive lock on ``fd`` without waiting; False when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this platform: run unguarded
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _dumps(value: Any) -> str:
+    """JSON for a column: every secret failproof knows is redacted before it is written."""
+    return redact(json.dumps(value, default=str))
+
+
+def _load_result(blob: str) -> CaseResult:
+    """A stored result; text that is not valid Unicode (lone surrogates) is repaired, not fatal."""
+    try:
+        return CaseResult.model_validate_json(blob)
+    except ValueError:
+        return CaseResult.model_validate(clean_data(json.loads(blob))[0])
 
 
 @dataclass(frozen=True)
@@ -113,9 +140,9 @@ class Store:
                 "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.id,
-                    json.dumps(run.target),
-                    json.dumps(run.suites),
-                    json.dumps(run.config, default=str),
+                    _dumps(run.target),
+                    _dumps(run.suites),
+                    _dumps(run.config),
                     run.status,
                     run.started_at.isoformat(),
                     run.finished_at.isoformat() if run.finished_at else None,
@@ -127,6 +154,14 @@ class Store:
         with self._db:
             self._db.execute(
                 "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", (status, when, run_id)
+            )
+
+    def update_run_config(self, run_id: str, updates: Mapping[str, Any]) -> None:
+        """Set keys of the run's stored config (what the run saw: calls, throttling, waits)."""
+        config = {**self.get_run(run_id).config, **updates}
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET config_json = ? WHERE id = ?", (_dumps(config), run_id)
             )
 
     def get_run(self, run_id: str) -> Run:
@@ -184,7 +219,7 @@ class Store:
                     result.case_id,
                     result.sample,
                     result.primary,
-                    result.model_dump_json(),
+                    redact(result.model_dump_json()),
                     utc_now().isoformat(),
                 ),
             )
@@ -197,7 +232,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield CaseResult.model_validate_json(blob)
+                yield _load_result(blob)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str, int]]:
         """(suite, case_id, sample) of every stored result of the run."""
@@ -225,7 +260,23 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield CaseResult.model_validate_json(blob)
+                yield _load_result(blob)
+
+    @contextmanager
+    def lock_run(self, run_id: str) -> Iterator[None]:
+        """Hold the run for this process: a second process running or resuming it is refused.
+
+        An OS file lock beside the store (``locks/<run_id>.lock``): the operating system drops
+        it when the process ends, however it ends, so a killed run can always be resumed.
+        """
+        self.path.parent.joinpath("locks").mkdir(parents=True, exist_ok=True)
+        with self.path.parent.joinpath("locks", f"{run_id}.lock").open("a") as handle:
+            if not _try_lock(handle.fileno()):
+                raise StoreError(
+                    f"run {run_id} is being run by another failproof process right now",
+                    hint="wait for it to finish (or stop it), then resume",
+                )
+            yield
 
     def reopen_run(self, run_id: str) -> None:
         """Mark a stopped run as running again (``--resume``)."""
@@ -342,7 +393,12 @@ class Store:
         row = self._db.execute(
             "SELECT response_json FROM response_cache WHERE key = ?", (key,)
         ).fetchone()
-        return Response.model_validate_json(row[0]) if row else None
+        if row is None:
+            return None
+        try:
+            return Response.model_validate_json(row[0])
+        except ValueError:
+            return Response.model_validate(json.loads(row[0]))
 
     def cache_put(self, key: str, response: Response) -> None:
         """Cache a successful response; errors are never cached."""
@@ -351,7 +407,7 @@ class Store:
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)",
-                (key, response.model_dump_json(), utc_now().isoformat()),
+                (key, redact(response.model_dump_json()), utc_now().isoformat()),
             )
 
     # -- judge answers -----------------------------------------------------------------------
@@ -387,7 +443,7 @@ class Store:
             self._db.execute(
                 "INSERT INTO safe_results (batch_id, concern_id, test_id, label, scores_json, "
                 "timestamp) VALUES (?, ?, ?, ?, ?, ?)",
-                (batch_id, concern_id, test_id, label, json.dumps(scores), timestamp),
+                (batch_id, concern_id, test_id, label, _dumps(scores), timestamp),
             )
 
     def add_safe_results(self, rows: Iterable[Mapping[str, Any]]) -> int:
@@ -399,7 +455,7 @@ class Store:
                 r["concern_id"],
                 r["test_id"],
                 r["label"],
-                json.dumps(r["scores"]),
+                _dumps(r["scores"]),
                 r["timestamp"],
             )
             for r in rows

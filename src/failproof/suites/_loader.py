@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
+from failproof.guard import clean_data, loads_json, regex_problems
 
 __all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
 
@@ -27,10 +28,17 @@ SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
 _CASE_KEYS = tuple(Case.model_fields)
 _NAME = re.compile(r"^[a-z0-9_]+$")
+#: libyaml's composer when PyYAML was built with it (about 10x faster), else the Python one
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Most nodes that aliases may add beyond those written: a suite reuses a few small mappings; an
+#: alias bomb (each level repeating the last) passes millions within a few hundred bytes.
+MAX_ALIAS_EXPANSION = 100_000
+#: Most nodes a suite may expand to in all (about twenty times the largest built-in suite).
+MAX_YAML_NODES = 2_000_000
 
 
 class _SuiteHeader(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     suite: str = Field(pattern=r"^[a-z0-9_]+$")
     description: str = ""
     weight: float = Field(default=1.0, ge=0)
@@ -106,11 +114,14 @@ class _YamlLines:
 
 
 def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
+    """Compose once (libyaml when installed), check the tree, then build the data from it."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        _reject_duplicate_keys(root, path)
-        data = yaml.safe_load(text)
+        root = yaml.compose(text, Loader=_Loader)
+        _check_tree(root, path)
+        data = yaml.constructor.SafeConstructor().construct_document(root) if root else None
+        data = clean_data(data)[0]
     except yaml.MarkedYAMLError as exc:
+        exc = _python_loader_error(text, exc)
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
@@ -122,28 +133,79 @@ def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
         ) from None
     except yaml.YAMLError as exc:
         raise SuiteError(f"YAML error: {exc}", path=path) from None
+    except (ValueError, OverflowError) as exc:  # a value YAML reads but Python cannot hold
+        raise SuiteError(f"YAML value not usable: {str(exc)[:200]}", path=path) from None
     if data is None:
         raise SuiteError("file is empty", path=path, hint="a suite needs 'suite:' and 'cases:'")
     return data, _YamlLines(root)
 
 
-def _reject_duplicate_keys(node: yaml.Node | None, path: str) -> None:
+def _python_loader_error(text: str, exc: yaml.MarkedYAMLError) -> yaml.MarkedYAMLError:
+    """The pure-Python loader's account of a syntax error: it says what it expected and where."""
+    if _Loader is yaml.SafeLoader:
+        return exc
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as python_exc:
+        return python_exc
+    return exc
+
+
+def _check_tree(root: yaml.Node | None, path: str) -> None:
+    """Refuse duplicate keys, and aliases that expand past `MAX_ALIAS_EXPANSION` nodes."""
+    sizes: dict[int, int] = {}
+    expanded = _expanded_size(root, sizes, path) if root is not None else 0
+    if expanded - len(sizes) > MAX_ALIAS_EXPANSION:
+        raise SuiteError(
+            f"YAML aliases expand to {expanded:,} nodes from {len(sizes):,} written "
+            f"(more than {MAX_ALIAS_EXPANSION:,} repeated); refusing an alias bomb",
+            path=path,
+            hint="write the repeated parts out, or use 'defaults:' for what cases share",
+        )
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int], path: str) -> int:
+    """Nodes in the tree under ``node`` with every alias expanded; each node is visited once."""
+    key = id(node)
+    if key in sizes:
+        if sizes[key] < 0:
+            raise SuiteError("a YAML alias refers to itself", path=path, line=_line(node))
+        return sizes[key]
+    sizes[key] = -1
+    total = 1
     if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            name = str(key.value)
-            if name in seen:
-                raise SuiteError(
-                    f"duplicate key {name!r} in one mapping",
-                    path=path,
-                    line=key.start_mark.line + 1,
-                    hint="each key may appear once; the second would silently replace the first",
-                )
-            seen.add(name)
-            _reject_duplicate_keys(value, path)
+        _reject_duplicate_keys(node, path)
+        for k, v in node.value:
+            total += _expanded_size(k, sizes, path) + _expanded_size(v, sizes, path)
     elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _reject_duplicate_keys(item, path)
+        total += sum(_expanded_size(item, sizes, path) for item in node.value)
+    sizes[key] = total
+    if total > MAX_YAML_NODES:
+        raise SuiteError(
+            f"the YAML expands to more than {MAX_YAML_NODES:,} nodes (aliases repeated too often)",
+            path=path,
+            line=_line(node),
+            hint="write the repeated parts out, or use 'defaults:' for what cases share",
+        )
+    return total
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _reject_duplicate_keys(node: yaml.MappingNode, path: str) -> None:
+    seen: set[str] = set()
+    for key, _ in node.value:
+        name = str(key.value)
+        if name in seen:
+            raise SuiteError(
+                f"duplicate key {name!r} in one mapping",
+                path=path,
+                line=_line(key),
+                hint="each key may appear once; the second would silently replace the first",
+            )
+        seen.add(name)
 
 
 # -- JSON / JSONL ----------------------------------------------------------------------------
@@ -174,11 +236,13 @@ class _JsonLines:
 
 def _parse_json(text: str, path: str) -> Any:
     try:
-        return json.loads(text)
+        return clean_data(loads_json(text))[0]
     except json.JSONDecodeError as exc:
         raise SuiteError(f"JSON syntax error: {exc.msg}", path=path, line=exc.lineno) from None
     except RecursionError:
         raise SuiteError("JSON nested too deeply", path=path) from None
+    except ValueError as exc:
+        raise SuiteError(f"JSON not usable: {exc}", path=path) from None
 
 
 def _from_jsonl(text: str, path: str) -> Suite:
@@ -189,8 +253,8 @@ def _from_jsonl(text: str, path: str) -> Suite:
         if not raw.strip():
             continue
         try:
-            record = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError) as exc:
+            record = clean_data(loads_json(raw))[0]
+        except (ValueError, RecursionError) as exc:
             raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
         if not isinstance(record, dict):
             raise SuiteError("each line must be a JSON object (one case)", path=path, line=lineno)
@@ -319,6 +383,14 @@ def _check_json_schema(case: Case, path: str, line: int | None) -> None:
             line=line,
             case_id=case.id,
         ) from None
+    for problem in regex_problems(schema):
+        raise SuiteError(
+            f"expect.json_schema: {problem}",
+            path=path,
+            line=line,
+            case_id=case.id,
+            hint="schema patterns run on RE2 so that no answer can freeze a run",
+        )
 
 
 def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:

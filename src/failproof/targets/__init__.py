@@ -1,6 +1,7 @@
 """Targets: the interface, the registry, and the built-in targets."""
 
 from failproof.targets._base import (
+    MAX_RETRY_AFTER_S,
     CallError,
     Target,
     TargetFactory,
@@ -28,6 +29,7 @@ from failproof.targets._replay import (
 )
 
 __all__ = [
+    "MAX_RETRY_AFTER_S",
     "OPENAI_URL",
     "WEIGHTS_INSTALL",
     "CallError",

@@ -10,46 +10,139 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
-from failproof.targets._base import CallError
+from failproof.errors import TargetError
+from failproof.guard import add_secret, redact
+from failproof.targets._base import CallError, capped_wait
 
 if TYPE_CHECKING:
     import aiohttp
 
 __all__ = [
+    "MAX_BODY_BYTES",
+    "Answer",
     "Redactor",
+    "check_url",
     "connection_error",
+    "fetch",
     "is_connection_error",
     "make_session",
     "parse_retry_after",
     "status_error",
+    "url_secrets",
 ]
 
 _RETRYABLE = frozenset({408, 429, 500, 502, 503, 504})
 
 
 class Redactor:
-    """Replaces every known secret value in a text with ``[redacted]``."""
+    """A target's secrets, registered with `failproof.guard.add_secret`; calling it redacts."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self.secrets: list[str] = []
         for secret in secrets:
             self.add(secret)
 
     def add(self, secret: str) -> None:
-        """Redact ``secret`` from now on (values shorter than 4 characters are not secrets)."""
-        if len(secret) >= 4 and secret not in self.secrets:
-            self.secrets.append(secret)
-            self.secrets.sort(key=len, reverse=True)
+        """Redact ``secret`` from everything failproof writes or prints, from now on."""
+        add_secret(secret)
 
     def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            if secret in text:
-                text = text.replace(secret, "[redacted]")
-        return text
+        return redact(text)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secrets a URL may carry: its password and every query value."""
+    parts = urlsplit(url)
+    values = [value for _, value in parse_qsl(parts.query, keep_blank_values=False)]
+    return [v for v in (parts.password, *values) if v]
+
+
+#: The largest answer body read; a larger one is an error (the output itself is capped later).
+MAX_BODY_BYTES = 16 << 20
+_MAX_REDIRECTS = 5
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A server's answer, read once and in full (up to `MAX_BODY_BYTES`)."""
+
+    status: int
+    reason: str
+    retry_after: str | None
+    body: bytes
+
+
+def check_url(url: str, flag: str) -> str:
+    """``url`` if it is an http(s) URL with a host, else a `TargetError` saying so."""
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise TargetError(
+            f"{flag} is not an http(s) URL with a host: {url[:200]!r}",
+            hint=f"e.g. {flag} http://127.0.0.1:8000/v1",
+        )
+    return url
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port
+
+
+async def fetch(
+    session: aiohttp.ClientSession, method: str, url: str, *, data: bytes, headers: dict[str, str]
+) -> Answer:
+    """One request, following redirects only within the URL's own origin.
+
+    A redirect to another scheme, host or port is refused: following it would hand the key,
+    the secret headers and the case to a server nobody named.
+    """
+    for _ in range(_MAX_REDIRECTS + 1):
+        async with session.request(
+            method, url, data=data, headers=headers, allow_redirects=False
+        ) as ans:
+            location = ans.headers.get("Location")
+            if ans.status not in _REDIRECTS or not location:
+                body = await _read_capped(ans)
+                return Answer(ans.status, ans.reason or "", ans.headers.get("Retry-After"), body)
+        url = _same_origin(url, urljoin(url, location))
+    raise CallError(f"more than {_MAX_REDIRECTS} redirects", status="redirect")
+
+
+def _same_origin(url: str, target: str) -> str:
+    if _origin(target) != _origin(url):
+        scheme, host, port = _origin(target)
+        where = f"{scheme}://{host}" + (f":{port}" if port else "")
+        raise CallError(
+            f"the server redirected to another origin ({where}); not followed, so that the "
+            "key, secret headers and request body are not sent there",
+            status="redirect",
+        )
+    return target
+
+
+async def _read_capped(ans: aiohttp.ClientResponse) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in ans.content.iter_chunked(1 << 16):
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise CallError(
+                f"the answer is larger than {MAX_BODY_BYTES:,} bytes; failproof reads no more",
+                status="too_large",
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
@@ -62,20 +155,21 @@ def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
 
 
 def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date; None if unusable."""
+    """Seconds from a ``Retry-After`` header: delta-seconds or an HTTP date, capped at
+    `MAX_RETRY_AFTER_S`; None if unusable."""
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        return capped_wait(float(value))
     except ValueError:
         pass
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+    return capped_wait((when - datetime.now(UTC)).total_seconds())
 
 
 def _error_detail(body: bytes) -> str:

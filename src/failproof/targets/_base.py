@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
@@ -12,6 +13,7 @@ from failproof.errors import TargetError
 from failproof.registry import Registry
 
 __all__ = [
+    "MAX_RETRY_AFTER_S",
     "CallError",
     "Target",
     "TargetFactory",
@@ -21,10 +23,22 @@ __all__ = [
 ]
 
 
+#: The longest wait a server may ask for; ``Retry-After: 99999``, ``inf`` or year 9999 get this.
+MAX_RETRY_AFTER_S = 300.0
+
+
+def capped_wait(seconds: float | None) -> float | None:
+    """A server's requested wait made safe: finite, not negative, at most `MAX_RETRY_AFTER_S`."""
+    if seconds is None or math.isnan(seconds):
+        return None
+    return min(max(0.0, seconds), MAX_RETRY_AFTER_S)
+
+
 class CallError(Exception):
     """A call to the target failed. The runner retries it when ``retryable`` is true.
 
-    ``retry_after`` (seconds) carries the server's ``Retry-After`` when it sent one.
+    ``retry_after`` (seconds) carries the server's ``Retry-After`` when it sent one, capped at
+    `MAX_RETRY_AFTER_S` here, so no target can make the runner wait longer.
     ``status`` is the HTTP status or a short code (``timeout``, ``connection``).
     ``request_body`` is the body that was sent, when the target records it (secrets redacted).
     """
@@ -40,7 +54,7 @@ class CallError(Exception):
         super().__init__(message)
         self.message = message
         self.retryable = retryable
-        self.retry_after = retry_after
+        self.retry_after = capped_wait(retry_after)
         self.status = status
         self.request_body: str | None = None
 

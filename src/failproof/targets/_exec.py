@@ -3,7 +3,11 @@
 The command is split like a shell would (no shell runs it). It gets one JSON object on stdin:
 the case's fields plus ``messages`` (a list of ``{"role", "content"}``); what it prints on
 stdout is the output (one trailing newline dropped). A non-zero exit status is an error that
-quotes the end of stderr; a command that outlives the timeout is killed.
+quotes the end of stderr.
+
+The command runs in a process group of its own. Its output is what it printed until it exited:
+anything it left running in the background is killed then (so the pipe closes and no orphan
+stays), and on a timeout the whole group is killed.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shlex
+import signal
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -55,15 +61,10 @@ class ExecTarget(Target):
     async def generate(self, case: Case) -> Response:
         start = time.perf_counter()
         try:
-            process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
+            process, exited = await _start(self.argv)
         except OSError as exc:
             raise CallError(f"cannot start {self.argv[0]!r}: {exc.strerror}") from None
-        stdout, stderr = await self._communicate(process, case_payload(case))
+        stdout, stderr = await self._communicate(process, exited, case_payload(case))
         latency = round((time.perf_counter() - start) * 1000, 3)
         if process.returncode != 0:
             tail = stderr.decode("utf-8", errors="replace").strip()[-_TAIL:]
@@ -75,11 +76,11 @@ class ExecTarget(Target):
         return Response.from_output(text, latency_ms=latency)
 
     async def _communicate(
-        self, process: asyncio.subprocess.Process, payload: bytes
+        self, process: asyncio.subprocess.Process, exited: asyncio.Event, payload: bytes
     ) -> tuple[bytes, bytes]:
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await process.communicate(payload)
+                return await _talk(process, exited, payload)
         except TimeoutError:
             raise CallError(
                 f"the command did not finish within {self.timeout_s:g} s (killed)",
@@ -87,10 +88,70 @@ class ExecTarget(Target):
                 status="timeout",
             ) from None
         finally:
+            _kill_group(process.pid)
             if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
                 await process.wait()
+
+
+class _ExitAware(asyncio.subprocess.SubprocessStreamProtocol):
+    """The stream protocol, plus an event set the moment the process itself exits.
+
+    ``Process.wait()`` returns only once every pipe is closed too, which a background child
+    holding stdout delays for ever; this event does not wait for the pipes.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=2**16, loop=loop)
+        self.exited = asyncio.Event()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        self.exited.set()
+
+
+async def _start(argv: list[str]) -> tuple[asyncio.subprocess.Process, asyncio.Event]:
+    loop = asyncio.get_running_loop()
+    protocol = _ExitAware(loop)
+    pipe = asyncio.subprocess.PIPE
+    transport, _ = await loop.subprocess_exec(
+        lambda: protocol, *argv, stdin=pipe, stdout=pipe, stderr=pipe, start_new_session=True
+    )
+    return asyncio.subprocess.Process(transport, protocol, loop), protocol.exited
+
+
+async def _talk(
+    process: asyncio.subprocess.Process, exited: asyncio.Event, payload: bytes
+) -> tuple[bytes, bytes]:
+    """Send the payload, wait for the command to exit, end what it left behind, read to EOF."""
+    assert process.stdout is not None and process.stderr is not None
+    feeding = asyncio.create_task(_feed(process, payload))
+    out = asyncio.create_task(process.stdout.read())
+    err = asyncio.create_task(process.stderr.read())
+    try:
+        await exited.wait()
+        _kill_group(process.pid)  # background children hold the pipes open: end them
+        stdout, stderr = await asyncio.gather(out, err)
+        await feeding
+    finally:
+        for task in (feeding, out, err):
+            task.cancel()
+    return stdout, stderr
+
+
+async def _feed(process: asyncio.subprocess.Process, payload: bytes) -> None:
+    assert process.stdin is not None
+    try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            process.stdin.write(payload)
+            await process.stdin.drain()
+    finally:
+        process.stdin.close()
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL every process left in the command's group (it is gone already: nothing)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        os.killpg(pgid, signal.SIGKILL)
 
 
 @targets.register("exec")

@@ -28,12 +28,16 @@ from typing import TYPE_CHECKING, Any
 
 from failproof.core import Case, Response
 from failproof.errors import TargetError
+from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
+    check_url,
     connection_error,
+    fetch,
     is_connection_error,
     make_session,
     status_error,
+    url_secrets,
 )
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import public_url
@@ -204,8 +208,15 @@ class HttpTarget(Target):
         self.method = method.upper()
         self.concurrency = concurrency
         self.timeout_s = timeout_s
-        self._redact = Redactor()
+        self._redact = Redactor(self._known_secrets())
         self._session: aiohttp.ClientSession | None = None
+
+    def _known_secrets(self) -> list[str]:
+        """Values of the ``${ENV}`` the URL and headers name, and secrets in the URL itself."""
+        texts = [self.url, *self.headers.values()]
+        names = {name for text in texts for name in _ENV.findall(text)}
+        found = [os.environ[n] for n in sorted(names) if os.environ.get(n)]
+        return [*found, *url_secrets(self.url)]
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -240,12 +251,10 @@ class HttpTarget(Target):
         if self._session is None:
             self._session = make_session(self.concurrency, self.timeout_s)
         try:
-            async with self._session.request(self.method, url, data=data, headers=headers) as ans:
-                raw = await ans.read()
-                if ans.status >= 300:
-                    retry_after = ans.headers.get("Retry-After")
-                    raise status_error(ans.status, ans.reason or "", raw, retry_after, self._redact)
-                return raw
+            ans = await fetch(self._session, self.method, url, data=data, headers=headers)
+            if ans.status >= 300:
+                raise status_error(ans.status, ans.reason, ans.body, ans.retry_after, self._redact)
+            return ans.body
         except TimeoutError:
             raise CallError(
                 f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
@@ -262,7 +271,7 @@ class HttpTarget(Target):
         if not self.steps:
             return Response.from_output(text, latency_ms=latency_ms)
         try:
-            value = pick(json.loads(text), self.steps)
+            value = pick(loads_json(text), self.steps)
         except (ValueError, RecursionError):
             return Response.failure(
                 f"the answer is not valid JSON: {text[:200]!r}", latency_ms=latency_ms
@@ -325,7 +334,7 @@ def _make_http(argument: str, options: Mapping[str, Any]) -> Target:
             f"http needs a URL, got {argument!r}", hint="--target http:https://host/path"
         )
     return HttpTarget(
-        argument,
+        check_url(argument, "the http target's URL"),
         body=_body_option(options.get("body")),
         json_path=options.get("json_path"),
         headers=options.get("headers") or {},

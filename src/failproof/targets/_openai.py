@@ -22,12 +22,16 @@ from urllib.parse import urlsplit, urlunsplit
 
 from failproof.core import Case, Message, Response, ToolCall
 from failproof.errors import TargetError
+from failproof.guard import loads_json
 from failproof.targets._aio import (
     Redactor,
+    check_url,
     connection_error,
+    fetch,
     is_connection_error,
     make_session,
     status_error,
+    url_secrets,
 )
 from failproof.targets._base import CallError, Target, targets
 
@@ -57,6 +61,10 @@ class OpenAIConnection:
     def __repr__(self) -> str:
         return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
 
+    def secrets(self) -> list[str]:
+        """The key and any secret in the base URL: redacted from everything failproof writes."""
+        return [*([self.api_key] if self.api_key else []), *url_secrets(self.base_url)]
+
 
 def public_url(url: str) -> str:
     """``url`` without user name, password, query or fragment: safe to store and show."""
@@ -78,7 +86,7 @@ def openai_connection(options: Mapping[str, Any]) -> OpenAIConnection:
             f"no API key: the environment variable {env_name} is not set",
             hint=f"export {env_name}=... (or point --base-url at a server that needs no key)",
         )
-    return OpenAIConnection(base_url, key, env_name)
+    return OpenAIConnection(check_url(base_url, "--base-url"), key, env_name)
 
 
 def _failure(text: str, latency_ms: float) -> Response:
@@ -101,7 +109,7 @@ def _first_choice(data: Any, latency_ms: float) -> dict[str, Any] | Response:
 def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> Response:
     """A chat-completions body as a `Response`; a malformed body gives an error response."""
     try:
-        data = json.loads(body)
+        data = loads_json(body)
     except (ValueError, RecursionError):
         head = redact(body[:200].decode("utf-8", errors="replace"))
         return _failure(f"the server's answer is not valid JSON: {head!r}", latency_ms)
@@ -195,7 +203,7 @@ class OpenAITarget(Target):
         self._headers = {"Content-Type": "application/json"}
         if connection.api_key:
             self._headers["Authorization"] = f"Bearer {connection.api_key}"
-        self._redact = Redactor([connection.api_key] if connection.api_key else [])
+        self._redact = Redactor(connection.secrets())
         self._session: aiohttp.ClientSession | None = None
 
     def identity(self) -> dict[str, Any]:
@@ -221,15 +229,13 @@ class OpenAITarget(Target):
     async def _post(self, payload: bytes) -> tuple[bytes, CallError | None]:
         session = self._session or self._open()
         try:
-            async with session.post(self.url, data=payload, headers=self._headers) as answer:
-                raw = await answer.read()
-                if answer.status >= 300:
-                    retry_after = answer.headers.get("Retry-After")
-                    error = status_error(
-                        answer.status, answer.reason or "", raw, retry_after, self._redact
-                    )
-                    return raw, error
-                return raw, None
+            ans = await fetch(session, "POST", self.url, data=payload, headers=self._headers)
+            if ans.status >= 300:
+                error = status_error(
+                    ans.status, ans.reason, ans.body, ans.retry_after, self._redact
+                )
+                return ans.body, error
+            return ans.body, None
         except TimeoutError:
             raise CallError(
                 f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"

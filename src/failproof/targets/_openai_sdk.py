@@ -59,7 +59,7 @@ class OpenAISDKTarget(Target):
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.http_client = http_client
-        self._redact = Redactor([connection.api_key] if connection.api_key else [])
+        self._redact = Redactor(connection.secrets())
         self._client: Any = None
 
     def identity(self) -> dict[str, Any]:

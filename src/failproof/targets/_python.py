@@ -3,18 +3,21 @@
 The callable is sync or async. It gets the `Case`, or, when its first parameter is named
 ``messages``, the chat messages as a list of ``{"role", "content"}`` dicts. It returns text, a
 JSON-ready object (a dict or list: structured output), or a `Response`. Raising `CallError`
-controls retries; any other exception becomes the case's error. A sync callable runs in a worker
-thread, so it must be thread-safe when the run's concurrency is above 1.
+controls retries; any other exception becomes the case's error. A sync callable runs in a daemon
+thread of its own, so it must be thread-safe when the run's concurrency is above 1; a call that
+never returns is left behind when it times out and never keeps failproof from exiting.
 ``module`` may also be a path to a ``.py`` file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import importlib.util
 import inspect
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,7 @@ from failproof.core import Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target, targets
 
-__all__ = ["PythonTarget", "load_callable", "to_response"]
+__all__ = ["PythonTarget", "in_daemon_thread", "load_callable", "to_response"]
 
 
 def _load_module(name: str) -> Any:
@@ -52,6 +55,11 @@ def load_callable(reference: str) -> Callable[..., Any]:
         obj: Any = _load_module(module_name)
     except ImportError as exc:
         raise TargetError(f"cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # the module's own code failed while it loaded
+        raise TargetError(
+            f"loading {module_name!r} raised {type(exc).__name__}: {exc}",
+            hint=f"run 'python -c \"import {Path(module_name).stem}\"' to see the traceback",
+        ) from None
     for part in attr.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
@@ -80,6 +88,37 @@ def to_response(value: Any, latency_ms: float) -> Response:
     return Response.from_output(str(value), latency_ms=latency_ms)
 
 
+async def in_daemon_thread(fn: Callable[[Any], Any], arg: Any) -> Any:
+    """``fn(arg)`` in a new daemon thread, awaited. Unlike the loop's executor, a call that hangs
+    is abandoned when its await is cancelled (a timeout) and holds up neither the loop's shutdown
+    nor the interpreter's exit."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def work() -> None:
+        value: Any = None
+        error: BaseException | None = None
+        try:
+            value = fn(arg)
+        except (SystemExit, GeneratorExit) as exc:  # the callable's exit is its case's error
+            error = RuntimeError(f"{type(exc).__name__}({exc})")
+        except BaseException as exc:  # handed to the awaiting task, which decides
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=work, name="failproof-python-target", daemon=True).start()
+    return await future
+
+
 class PythonTarget(Target):
     """Calls a Python function with each case (or its messages)."""
 
@@ -105,10 +144,10 @@ class PythonTarget(Target):
             if self.is_async:
                 value = await self.fn(arg)
             else:
-                value = await asyncio.to_thread(self.fn, arg)
+                value = await in_daemon_thread(self.fn, arg)
         except CallError:
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # never the run's exit: this case's error
             raise CallError(f"{self.reference} raised {type(exc).__name__}: {exc}") from None
         latency = round((asyncio.get_running_loop().time() - start) * 1000, 3)
         return to_response(value, latency)

@@ -1,0 +1,45 @@
+"""Defences against hostile input, shared by every layer: nothing here imports failproof.
+
+* `redact` / `redact_data`: every secret failproof was given (`add_secret`) replaced by
+  ``[redacted]``; called by everything that writes or prints.
+* `clean_text` / `clean_data`: text from outside made valid Unicode (lone surrogates become
+  U+FFFD), with the count of characters replaced.
+* `for_console`: text from outside made safe for the terminal (rich markup escaped, control
+  and escape sequences shown as ``\\xNN``).
+* `atomic_write_text`: a file replaced in one step, never left half written.
+* `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
+"""
+
+from failproof.guard._files import atomic_write_text
+from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
+from failproof.guard._schema import linear_validator, regex_problems
+from failproof.guard._secrets import (
+    REDACTED,
+    RedactingStream,
+    add_secret,
+    forget_secrets,
+    redact,
+    redact_data,
+    redacting_std_streams,
+)
+from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
+
+__all__ = [
+    "REDACTED",
+    "DuplicateKeyError",
+    "RedactingStream",
+    "add_secret",
+    "atomic_write_text",
+    "clean_data",
+    "clean_text",
+    "for_console",
+    "forget_secrets",
+    "linear_validator",
+    "loads_json",
+    "redact",
+    "redact_data",
+    "redacting_std_streams",
+    "regex_problems",
+    "strip_controls",
+    "unique_object",
+]

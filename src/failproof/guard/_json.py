@@ -1,0 +1,42 @@
+"""JSON from outside parsed without the parser's own limits turning a good answer into a crash."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["MAX_INT_DIGITS", "DuplicateKeyError", "big_int", "loads_json", "unique_object"]
+
+#: Integers with more digits stay `Decimal`: Python refuses int() past 4,300 digits by default.
+MAX_INT_DIGITS = 4000
+
+
+def big_int(digits: str) -> int | Decimal:
+    """A JSON integer; one too long for Python's int conversion is kept as a `Decimal`."""
+    return int(digits) if len(digits) < MAX_INT_DIGITS else Decimal(digits)
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names one key twice (readers disagree on which value wins)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {key!r} appears twice in one object")
+        self.key = key
+
+
+def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` that refuses a key given twice."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return obj
+
+
+def loads_json(text: str | bytes, **options: Any) -> Any:
+    """`json.loads` that takes integers of any length; raises ValueError or RecursionError."""
+    return json.loads(text, parse_int=big_int, **options)
