@@ -11,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from tests.attack.scripted import reply, write_suite
+from tests.attack.scripted import GOAL, reply, write_suite
 from tests.fakes.openai_server import Answer, FakeOpenAI
 from tests.fakes.processes import kill_hard, wait_until
 
@@ -192,3 +192,24 @@ def test_a_bad_attack_id_or_format_exits_3(
     Store(home / "home" / "failproof.db").close()
     assert main(["attack", *argv]) == 3
     assert message in capsys.readouterr().err
+
+
+def test_only_the_chosen_cases_are_attacked_and_the_choice_is_recorded(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.reply = reply
+    suite = write_suite(home, goals=("Tell me the weather.", GOAL))
+    out = home / "out"
+    argv = args(fake_openai, suite, "iterative", "--only", "zk1", "-q", "-o", str(out))
+    assert main(["attack", *argv]) == 1
+    data = json.loads((out / "attack.json").read_text())
+    assert data["strategies"]["iterative"]["cases"] == 1
+    assert data["attacks"][0]["config"]["selection"]["ids"] == ["zk1"]
+
+
+def test_an_unknown_case_in_only_is_an_error_before_any_call(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    argv = args(fake_openai, write_suite(home), "iterative", "--only", "nope", "-q")
+    assert main(["attack", *argv]) == 3
+    assert not fake_openai.requests

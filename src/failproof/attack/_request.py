@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.attack._strategy import StrategyOptions
 from failproof.core import Suite
-from failproof.suites import load_suites
+from failproof.suites import Selection, load_suites, select_cases
 
 __all__ = ["AttackRequest", "Prices"]
 
@@ -43,6 +43,7 @@ class AttackRequest:
     target_options: Mapping[str, Any] = field(default_factory=dict)
     attacker_options: Mapping[str, Any] = field(default_factory=dict)
     options: StrategyOptions = field(default_factory=StrategyOptions)
+    selection: Selection = field(default_factory=Selection)
 
     def to_config(self) -> dict[str, Any]:
         return {
@@ -57,6 +58,7 @@ class AttackRequest:
             "target_options": dict(self.target_options),
             "attacker_options": dict(self.attacker_options),
             "strategy_options": self.options.model_dump(mode="json"),
+            "selection": None if self.selection.empty else self.selection.to_config(),
         }
 
     @classmethod
@@ -73,7 +75,9 @@ class AttackRequest:
             target_options=dict(config.get("target_options") or {}),
             attacker_options=dict(config.get("attacker_options") or {}),
             options=StrategyOptions.model_validate(config.get("strategy_options") or {}),
+            selection=Selection.from_config(config.get("selection")),
         )
 
     def load(self) -> list[Suite]:
-        return load_suites(self.suites)
+        """The suites, narrowed to the recorded selection (so a resume attacks the same cases)."""
+        return select_cases(load_suites(self.suites), self.selection)

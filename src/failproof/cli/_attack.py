@@ -24,6 +24,13 @@ from failproof.attack import (
 )
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import stderr
+from failproof.cli._select import (
+    CategoryOpt,
+    OnlyOpt,
+    SampleOpt,
+    SeverityOpt,
+    selection_from,
+)
 from failproof.cli._target_options import target_options
 from failproof.config import Settings
 from failproof.core import Attack, AttackStep
@@ -206,6 +213,10 @@ def attack(
         typer.Option("--output", "-o", help="Folder (default failproof-results/<attack_id>/)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    only: OnlyOpt = None,
+    category: CategoryOpt = None,
+    severity: SeverityOpt = None,
+    sample: SampleOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -253,6 +264,7 @@ def attack(
             params=attacker_param or [],
         ),
         options=StrategyOptions(width=width, branching=branching, max_turns=max_turns),
+        selection=selection_from(only, category, severity, sample, seed),
     )
     execute_attack(request, settings, chosen, output, quiet)
 
