@@ -103,3 +103,10 @@ def screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def expect(locator: Any) -> Any:
+    """Playwright's assertions that wait for the state (a page updates a task or more later)."""
+    from playwright.sync_api import expect as waiting
+
+    return waiting(locator)

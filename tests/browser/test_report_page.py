@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.conftest import open_page, screenshot
+from tests.browser.conftest import expect, open_page, screenshot
 from tests.report.synthetic import make_report
 
 from failproof.report import HtmlRenderer, JsonRenderer, Report
@@ -97,13 +97,13 @@ def test_hovering_a_point_shows_its_case_and_a_click_opens_it(page: Any, written
     point = page.locator("#scatter circle[data-i='7']")
     point.hover()
     tip = page.locator("#tip")
-    assert tip.is_visible()
+    expect(tip).to_be_visible()
     assert results[7]["case_id"] in tip.text_content()
     assert results[7]["category"] in tip.text_content()
     screenshot(page, "report-geometry-hover")
     point.click()
-    assert page.locator("#case-dialog").is_visible()
-    assert page.text_content("#case-title") == results[7]["case_id"]
+    expect(page.locator("#case-dialog")).to_be_visible()  # opened through the hash: a task later
+    expect(page.locator("#case-title")).to_have_text(results[7]["case_id"])
     assert page.locator("#case-body pre.text").first.text_content() == results[7]["output"]
 
 
@@ -127,9 +127,9 @@ def test_the_case_view_shows_what_was_sent_and_why(page: Any, written: tuple) ->
     assert "SAFE v0" in text
     screenshot(page, "report-case")
     page.click("#case-next")
-    assert page.text_content("#case-title") != results[index]["case_id"]
+    expect(page.locator("#case-title")).not_to_have_text(results[index]["case_id"])
     page.keyboard.press("Escape")
-    assert not page.locator("#case-dialog").is_visible()
+    expect(page.locator("#case-dialog")).to_be_hidden()
 
 
 @pytest.mark.slow
