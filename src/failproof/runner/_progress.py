@@ -108,7 +108,7 @@ class PlainProgress:
 
 def _printable(text: str, limit: int = 60) -> str:
     """``text`` on one line with control characters escaped (case ids come from suite files)."""
-    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    safe = strip_controls(text, keep_newlines=False)
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
 
 
