@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+from tests.fakes.app_thread import AppThread
 
 
 @dataclass(frozen=True)
@@ -154,40 +155,17 @@ class ServerThread:
 
     def __init__(self, fake: FakeOpenAI) -> None:
         self.fake = fake
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._runner: web.AppRunner | None = None
-        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._app = AppThread(self._build)
 
     def __enter__(self) -> FakeOpenAI:
-        self._thread.start()
-        if not self._ready.wait(10):
-            raise RuntimeError("the fake server did not start")
+        self.fake.port = self._app.start()
         return self.fake
 
     def __exit__(self, *exc: object) -> None:
-        future = asyncio.run_coroutine_threadsafe(self._stop(), self._loop)
-        future.result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
-        self._loop.close()
+        self._app.stop()
 
-    def _serve(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._start())
-        self._ready.set()
-        self._loop.run_forever()
-
-    async def _start(self) -> None:
+    def _build(self) -> web.Application:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self.fake.handle)
         app.router.add_post("/app", self.fake.handle_app)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.fake.port = self._runner.addresses[0][1]
-
-    async def _stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
+        return app

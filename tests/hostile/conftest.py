@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.fakes.workdir import workdir  # noqa: F401  (a fixture)
 
 from failproof.guard import forget_secrets
 
@@ -18,16 +19,6 @@ def _no_secrets_between_tests() -> Iterator[None]:
     forget_secrets()
     yield
     forget_secrets()
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("FAILPROOF_RUN__BACKOFF_BASE_S", "0")
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return tmp_path
 
 
 def write_suite(folder: Path, cases: list[dict[str, Any]], name: str = "s") -> str:

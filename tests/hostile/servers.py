@@ -1,19 +1,18 @@
 """Faulty servers on 127.0.0.1: each route answers the way a broken or hostile server would.
 
-`HostileServer` runs an aiohttp app in a daemon thread on a free port. Routes are plain aiohttp
+`HostileServer` runs an aiohttp app on a free port (`AppThread`). Routes are plain aiohttp
 handlers; the builders below make the ones the hostile tests share, and the server keeps every
 request it saw (method, path, headers, body).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
+from tests.fakes.app_thread import AppThread
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -25,10 +24,7 @@ class HostileServer:
         self.routes = dict(routes)
         self.requests: list[dict[str, Any]] = []
         self.port = 0
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._runner: web.AppRunner | None = None
-        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._app = AppThread(self._build)
 
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -39,22 +35,11 @@ class HostileServer:
         return self.url("/v1")
 
     def __enter__(self) -> HostileServer:
-        self._thread.start()
-        if not self._ready.wait(10):
-            raise RuntimeError("the hostile server did not start")
+        self.port = self._app.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
-        self._loop.close()
-
-    def _serve(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._start())
-        self._ready.set()
-        self._loop.run_forever()
+        self._app.stop()
 
     async def _record(self, request: web.Request) -> None:
         body = await request.read()
@@ -74,19 +59,11 @@ class HostileServer:
 
         return recorded
 
-    async def _start(self) -> None:
+    def _build(self) -> web.Application:
         app = web.Application()
         for path, handler in self.routes.items():
             app.router.add_route("*", path, self._wrap(handler))
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
-
-    async def _stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
+        return app
 
 
 def completion_body(content: Any, usage: Any = None) -> bytes:

@@ -17,16 +17,6 @@ from failproof.suites import load_suites
 SECRET = "sk-planted-0123456789abcdef"
 
 
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("FAILPROOF_RUN__BACKOFF_BASE_S", "0")
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    return tmp_path
-
-
 def suite(workdir: Path, n: int = 3, extra: list[dict[str, object]] | None = None) -> str:
     return str(write_suite(workdir / "s.yaml", "s", numbered_cases(n) + (extra or [])))
 
