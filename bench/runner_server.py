@@ -1,8 +1,11 @@
 """An OpenAI-compatible chat-completions server for the runner benchmarks, in its own process.
 
-    python bench/runner_server.py --latency-ms 100      # prints "PORT <n>" when ready
+    python bench/runner_server.py --latency-ms 100 [--vary]   # prints "PORT <n>" when ready
 
 `spawn(latency_ms)` starts it as a subprocess so that the client's CPU is measured on its own.
+It counts what it is sent: `GET /v1/stats` answers {"chat_completions": n, "other": m} ("other"
+is any request to another path, answered 404), so a client that retries or caches shows it.
+With --vary every answer is different (the request's number is in it), so no cache can help.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -20,6 +24,8 @@ ANSWER = json.dumps(
     {
         "id": "chatcmpl-bench",
         "object": "chat.completion",
+        "created": 1700000000,
+        "model": "bench",
         "choices": [
             {
                 "index": 0,
@@ -35,17 +41,46 @@ ANSWER = json.dumps(
 ).encode()
 
 
-async def serve(latency_s: float) -> None:
+VARIED = (
+    "I can help with that. Here is a short, plain answer",
+    "I'm sorry, but I can't help with that request",
+    "Sure: the steps are listed below, one per line",
+    "That depends on the details; here is the general rule",
+)
+
+
+def varied_answer(number: int) -> bytes:
+    """Answer number ``number``: one of a few texts, made unique by the number."""
+    body = json.loads(ANSWER)
+    body["id"] = f"chatcmpl-bench-{number}"
+    body["choices"][0]["message"]["content"] = f"{VARIED[number % len(VARIED)]} (#{number})."
+    return json.dumps(body).encode()
+
+
+async def serve(latency_s: float, vary: bool = False) -> None:
     from aiohttp import web
+
+    counts = {"chat_completions": 0, "other": 0}
 
     async def completions(request: web.Request) -> web.Response:
         await request.read()
+        counts["chat_completions"] += 1
+        answer = varied_answer(counts["chat_completions"]) if vary else ANSWER
         if latency_s:
             await asyncio.sleep(latency_s)
-        return web.Response(body=ANSWER, content_type="application/json")
+        return web.Response(body=answer, content_type="application/json")
+
+    async def stats(request: web.Request) -> web.Response:
+        return web.json_response(counts)
+
+    async def other(request: web.Request) -> web.Response:
+        counts["other"] += 1
+        raise web.HTTPNotFound()
 
     app = web.Application()
     app.router.add_post("/v1/chat/completions", completions)
+    app.router.add_get("/v1/stats", stats)
+    app.router.add_route("*", "/{tail:.*}", other)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0, backlog=4096)
@@ -55,10 +90,16 @@ async def serve(latency_s: float) -> None:
 
 
 @contextmanager
-def spawn(latency_ms: float = 0.0) -> Iterator[str]:
+def spawn(latency_ms: float = 0.0, *, vary: bool = False) -> Iterator[str]:
     """Run the server in a subprocess; yields its base URL."""
     process = subprocess.Popen(
-        [sys.executable, str(Path(__file__)), "--latency-ms", str(latency_ms)],
+        [
+            sys.executable,
+            str(Path(__file__)),
+            "--latency-ms",
+            str(latency_ms),
+            *(["--vary"] if vary else []),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -73,9 +114,17 @@ def spawn(latency_ms: float = 0.0) -> Iterator[str]:
             process.stdout.close()
 
 
+def request_counts(base_url: str) -> dict[str, int]:
+    """What the server at ``base_url`` has been sent so far, by kind."""
+    with urllib.request.urlopen(f"{base_url}/stats", timeout=10) as reply:
+        counts: dict[str, int] = json.load(reply)
+    return counts
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--latency-ms", type=float, default=0.0)
+    parser.add_argument("--vary", action="store_true", help="a different answer every time")
     args = parser.parse_args()
     with suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.latency_ms / 1000))
+        asyncio.run(serve(args.latency_ms / 1000, args.vary))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = sorted([*ROOT.glob("bench/*.py"), *ROOT.glob("scripts/*.py")])
+SCRIPTS = sorted([*ROOT.glob("bench/**/*.py"), *ROOT.glob("scripts/*.py")])
 
 
 def failproof_imports(path: Path) -> list[tuple[str, str]]:
