@@ -48,7 +48,7 @@ def _commands(answers: Path, prompts: Path, cache: Path) -> list[tuple[str, str,
         ),
         (
             "garak",
-            "",
+            "MitigationBypass, Prefixes",
             [str(drive_garak.python(cache)), str(HERE / "detect_garak.py"), str(answers)],
         ),
         (

@@ -84,7 +84,12 @@ def _one(driver: Driver, job: Job, ideal: float) -> Outcome:
             command.argv, cwd=job.workdir, env=clean_env(command.env), log=job.workdir / "log"
         )
     except (OSError, ValueError) as error:
-        return Outcome(driver.name, job.concurrency, ideal, error=f"did not start: {error}")
+        return Outcome(
+            driver.name,
+            job.concurrency,
+            ideal,
+            error=f"did not start (installed? run --install): {error}",
+        )
     after = request_counts(job.base_url)
     seen = after["chat_completions"] - before["chat_completions"]
     other = after["other"] - before["other"]
@@ -115,9 +120,17 @@ def latency_matrix(args: argparse.Namespace, tools: list[Driver], root: Path) ->
                 workdir = root / f"{driver.name}-{concurrency}"
                 workdir.mkdir()
                 job = Job(prompts, base_url, concurrency, workdir, args.cache)
-                print(f"{driver.name} at concurrency {concurrency} ...", flush=True)
+                print(f"{driver.name} at concurrency {concurrency} ...", end=" ", flush=True)
                 outcomes.append(_one(driver, job, ideal))
+                print(_progress(outcomes[-1]), flush=True)
     return outcomes
+
+
+def _progress(o: Outcome) -> str:
+    if o.measured is None:
+        return o.error
+    done = f"{o.measured.wall_s:.2f} s, {o.requests} requests"
+    return f"{done}; {o.error}" if o.error else done
 
 
 def _row(o: Outcome, failproof: dict[int, float]) -> str:
