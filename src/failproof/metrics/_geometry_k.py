@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["KChoice", "choose_k", "distinct_rows", "fit_kmeans", "silhouette"]
+__all__ = ["KChoice", "choose_k", "distinct_rows", "fit_kmeans", "pairwise", "silhouette"]
 
 Matrix = NDArray[np.floating]
 
@@ -50,18 +50,22 @@ def _sq_distances(matrix: Matrix, centers: Matrix) -> Matrix:
 
 
 def _plus_plus(matrix: Matrix, k: int, rng: np.random.Generator) -> Matrix:
-    """k-means++: the first centre uniformly, each next one with probability ~ D(x)^2."""
+    """Greedy k-means++: the first centre uniformly; then, of ``2 + ln k`` rows drawn with
+    probability ~ D(x)^2, the one that leaves the smallest total D(x)^2."""
+    trials = 2 + int(np.log(k))
     chosen = [int(rng.integers(len(matrix)))]
     closest = _sq_distances(matrix, matrix[chosen])[:, 0]
     for _ in range(1, k):
         total = float(closest.sum())
         if total <= 0:  # every row sits on a centre: any row will do
-            pick = int(rng.integers(len(matrix)))
+            picks = rng.integers(len(matrix), size=1)
         else:
-            pick = int(np.searchsorted(np.cumsum(closest), rng.random() * total, side="right"))
-            pick = min(pick, len(matrix) - 1)
-        chosen.append(pick)
-        closest = np.minimum(closest, _sq_distances(matrix, matrix[[pick]])[:, 0])
+            draws = rng.random(trials) * total
+            picks = np.minimum(np.searchsorted(np.cumsum(closest), draws), len(matrix) - 1)
+        candidates = np.minimum(closest[:, None], _sq_distances(matrix, matrix[picks]))
+        best = int(candidates.sum(axis=0).argmin())
+        chosen.append(int(picks[best]))
+        closest = candidates[:, best]
     centers: Matrix = matrix[chosen].astype(np.float64, copy=True)
     return centers
 
@@ -91,8 +95,7 @@ def _lloyd(matrix: Matrix, centers: Matrix) -> tuple[NDArray[np.int_], Matrix, f
 
 def _update(matrix: Matrix, labels: NDArray[np.int_], distances: Matrix, k: int) -> Matrix:
     """The mean of each cluster's rows; an empty cluster moves to the worst-served row."""
-    sums = np.zeros((k, matrix.shape[1]))
-    np.add.at(sums, labels, matrix)
+    sums = np.eye(k)[labels].T @ matrix
     sizes = np.bincount(labels, minlength=k)
     own = distances[np.arange(len(matrix)), labels]
     for empty in np.flatnonzero(sizes == 0):
@@ -112,7 +115,7 @@ def fit_kmeans(
     data = np.asarray(matrix, dtype=np.float64)
     if init is not None:
         labels, centers, _ = _lloyd(data, np.array(init, dtype=np.float64))
-        return labels, centers
+        return _in_order(labels, centers)
     rng = np.random.default_rng(seed)
     best: tuple[NDArray[np.int_], Matrix, float] | None = None
     for _ in range(_STARTS):
@@ -120,23 +123,33 @@ def fit_kmeans(
         if best is None or run[2] < best[2]:
             best = run
     assert best is not None
-    return best[0], best[1]
+    return _in_order(best[0], best[1])
 
 
-def silhouette(matrix: Matrix, labels: NDArray[np.int_]) -> float:
+def _in_order(labels: NDArray[np.int_], centers: Matrix) -> tuple[NDArray[np.int_], Matrix]:
+    """Clusters numbered in order of their first row (empty ones last), centres to match."""
+    _, first = np.unique(labels, return_index=True)
+    used = np.unique(labels)[np.argsort(first)]
+    order = np.concatenate([used, np.setdiff1d(np.arange(len(centers)), used)])
+    number = np.empty(len(centers), dtype=np.int_)
+    number[order] = np.arange(len(centers))
+    return number[labels], centers[order]
+
+
+def silhouette(matrix: Matrix, labels: NDArray[np.int_], distances: Matrix | None = None) -> float:
     """Mean silhouette coefficient (Euclidean); a point alone in its cluster scores 0.
 
-    ``labels`` must hold at least two clusters.
+    ``labels`` must hold at least two clusters; ``distances`` (the rows' pairwise Euclidean
+    distances, see `pairwise`) may be passed when several labellings of one matrix are scored.
     """
-    data = np.asarray(matrix, dtype=np.float64)
-    distances = np.sqrt(_sq_distances(data, data))
-    np.fill_diagonal(distances, 0.0)
+    if distances is None:
+        distances = pairwise(matrix)
     _, codes = np.unique(labels, return_inverse=True)
-    members = np.eye(codes.max() + 1)[codes]
+    members = np.eye(codes.max() + 1)[codes.reshape(-1)]
     sizes = members.sum(axis=0)
     totals = distances @ members
     own = codes.reshape(-1)
-    rows = np.arange(len(data))
+    rows = np.arange(len(own))
     a = totals[rows, own] / np.maximum(sizes[own] - 1, 1)
     means = totals / sizes[None, :]
     means[rows, own] = np.inf
@@ -144,6 +157,14 @@ def silhouette(matrix: Matrix, labels: NDArray[np.int_]) -> float:
     spread = np.maximum(a, b)
     scores = np.where((sizes[own] > 1) & (spread > 0), (b - a) / np.where(spread > 0, spread, 1), 0)
     return float(scores.mean())
+
+
+def pairwise(matrix: Matrix) -> Matrix:
+    """The Euclidean distances between every two rows of ``matrix`` (zero diagonal)."""
+    data = np.asarray(matrix, dtype=np.float64)
+    distances = np.sqrt(_sq_distances(data, data))
+    np.fill_diagonal(distances, 0.0)
+    return distances
 
 
 def choose_k(matrix: Matrix, *, fixed: int | None, max_k: int, sample: int, seed: int) -> KChoice:
@@ -166,11 +187,12 @@ def choose_k(matrix: Matrix, *, fixed: int | None, max_k: int, sample: int, seed
 def _best_silhouette(rows: Matrix, ks: range, seed: int) -> KChoice:
     scores: dict[int, float] = {}
     centers: dict[int, Matrix] = {}
+    distances = pairwise(rows)  # once for every k
     for k in ks:
         labels, centers[k] = fit_kmeans(rows, k, seed)
         if len(set(labels.tolist())) < 2:
             continue
-        scores[k] = round(silhouette(rows, labels), 6)
+        scores[k] = round(silhouette(rows, labels, distances), 6)
     if not scores:
         return KChoice(1, "silhouette_undefined")
     best = max(scores, key=lambda k: (scores[k], -k))
