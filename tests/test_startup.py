@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import failproof
+import failproof.store
 
 #: Third-party libraries that only the work itself needs: never loaded by an import or a help.
 HEAVY = ("aiohttp", "jinja2", "jsonschema", "numpy", "pydantic", "re2", "sklearn", "yaml")
@@ -173,3 +174,9 @@ def test_lazy_names_are_the_names_type_checkers_see(init: Path) -> None:
         assert getattr(package, name) is getattr(importlib.import_module(module), name), name
     unseen = set(package.__all__) - {name for _, name in typed} - bound_at_run_time(tree)
     assert unseen == set(), f"type checkers do not see {sorted(unseen)}"
+
+
+def test_a_package_lists_its_lazy_names_and_refuses_unknown_ones() -> None:
+    assert set(failproof.store.__all__) <= set(dir(failproof.store))
+    with pytest.raises(AttributeError, match=r"'failproof\.store' has no attribute 'Stores'"):
+        _ = failproof.store.Stores
