@@ -56,10 +56,17 @@ def _corpus_phrases(record: SafeRecord) -> int:
     return len(e.signal_generation.must_find_signals) + len(e.event_summary.must_contain_phrases)
 
 
-def _few(record: SafeRecord, fewest: float) -> bool:
-    """Too few phrases for the automaton to win on any text."""
-    terms = record.expectations.followup_questions.forbidden_terms
-    return _corpus_phrases(record) < fewest and len(terms) < fewest
+def _few(record: SafeRecord, fewest: float, margin: float) -> bool:
+    """Whether both texts of ``record`` surely loop: too few phrases for the automaton to win on
+    any text, or a corpus too short for its phrases (the common cases, decided cheaply)."""
+    out = record.output
+    if len(record.expectations.followup_questions.forbidden_terms) >= fewest:
+        return False
+    n_corpus = _corpus_phrases(record)
+    if n_corpus < fewest:
+        return True
+    chars = len(out.summary) + sum(map(len, out.signals)) + len(out.signals)
+    return cost(SCAN_COST, n_corpus, chars) * margin >= cost(LOOP_COST, n_corpus, chars)
 
 
 class _Choice(NamedTuple):
@@ -100,14 +107,23 @@ def plan(records: Sequence[SafeRecord], margin: float = MARGIN) -> list[Engines]
     are still ``margin`` times cheaper together. Otherwise every text loops.
     """
     fewest = fewest_phrases(margin)
-    choices = [_NONE if _few(r, fewest) else _choose(r, fewest, margin) for r in records]
+    choices = [_NONE if _few(r, fewest, margin) else _choose(r, fewest, margin) for r in records]
     heavy = [(r, c.engines) for r, c in zip(records, choices, strict=True) if c.loop]
     if not heavy:
         return [_LOOPS] * len(records)
     loop, scan = sum(c.loop for c in choices), sum(c.scan for c in choices)
+    largest = max(_count(record, chosen) for record, chosen in heavy)
+    if (BUILD_COST * largest + scan) * margin >= loop:  # cannot pay even for one record's phrases
+        return [_LOOPS] * len(records)
     if _build_pays(heavy, loop, scan, margin):
         return [c.engines for c in choices]
     return [_LOOPS] * len(records)
+
+
+def _count(record: SafeRecord, chosen: Engines) -> int:
+    """The phrases of the record's texts that ``chosen`` puts on the automaton."""
+    terms = len(record.expectations.forbidden_terms) if chosen.questions else 0
+    return (_corpus_phrases(record) if chosen.corpus else 0) + terms
 
 
 def _build_pays(

@@ -47,14 +47,16 @@ Model = tuple[float, float, float, float]
 #: (60 cells: 2 to 256 phrases over 0.25 to 15 KB of text, batches of 150 records sharing 3,000
 #: phrases; see docs/performance.md). The loop pays per phrase per character (one substring
 #: search each); the automaton, once built, per character and per phrase; its build per
-#: distinct phrase. With the margin the cross-over falls at ~58 phrases over 1.8 KB, ~48 over
-#: 3.3 KB, ~43 over 6.3 KB (phrases shared by a large batch), and never while every phrase is new.
+#: distinct phrase. With the margin the cross-over falls at ~150 phrases over 1.8 KB, ~95 over
+#: 3.3 KB, ~75 over 6.3 KB, ~65 over 12 KB (a large batch sharing its phrases), and never while
+#: every phrase is new to the batch.
 LOOP_COST: Model = (1.6, 0.15, 0.000168, 0.0)
 SCAN_COST: Model = (4.23, 0.149, 0.0, 0.00509)
 BUILD_COST = 1.72
-#: The automaton must be predicted this much cheaper before it is chosen, so that a wrong call
-#: near the cross-over costs little and the hybrid does not fall behind the loop.
-MARGIN = 1.5
+#: The automaton must be predicted this much cheaper before it is chosen: near the cross-over
+#: neither engine is clearly faster, the models err by some 10-20% there, and the plan itself
+#: costs time, so the hybrid keeps the loop until the automaton is well ahead.
+MARGIN = 2.0
 
 
 def _encode(text: str) -> bytes:
