@@ -47,9 +47,9 @@ Model = tuple[float, float, float, float]
 #: (60 cells: 2 to 256 phrases over 0.25 to 15 KB of text, batches of 150 records sharing 3,000
 #: phrases; see docs/performance.md). The loop pays per phrase per character (one substring
 #: search each); the automaton, once built, per character and per phrase; its build per
-#: distinct phrase. With the margin the cross-over falls at ~150 phrases over 1.8 KB, ~95 over
-#: 3.3 KB, ~75 over 6.3 KB, ~65 over 12 KB (a large batch sharing its phrases), and never while
-#: every phrase is new to the batch.
+#: distinct phrase. With the margin the cross-over falls at ~170 phrases over 1.8 KB, ~100 over
+#: 3.3 KB, ~80 over 6.3 KB, ~70 over 12 KB (a large batch sharing its phrases), never under ~1 KB,
+#: and never while every phrase is new to the batch.
 LOOP_COST: Model = (1.6, 0.15, 0.000168, 0.0)
 SCAN_COST: Model = (4.23, 0.149, 0.0, 0.00509)
 BUILD_COST = 1.72
