@@ -17,6 +17,8 @@ from failproof.runner._retry import RetryPolicy
 from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run, stop_signals
 from failproof.runner._score import ScoreOutcome, score_responses
 from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+from failproof.runner._setup import make_engine
+from failproof.runner._sharded import Executed, ShardOutcome, WorkExecutor, WorkPlan, run_shard
 
 __all__ = [
     "RESCORED_FROM",
@@ -25,6 +27,7 @@ __all__ = [
     "Caller",
     "Engine",
     "EngineStats",
+    "Executed",
     "InlineScoring",
     "PoolScoring",
     "ProgressMode",
@@ -37,13 +40,18 @@ __all__ = [
     "SafeSource",
     "ScoreOutcome",
     "Scoring",
+    "ShardOutcome",
+    "WorkExecutor",
     "WorkItem",
+    "WorkPlan",
     "auto_score_workers",
+    "make_engine",
     "new_run_id",
     "play_agent",
     "rescore_run",
     "resolve_scoring",
     "resume_run",
+    "run_shard",
     "score_responses",
     "start_run",
     "stop_signals",
