@@ -19,6 +19,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._attack import attack_formats, execute_attack
+from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._select import (
@@ -39,6 +40,7 @@ from failproof.runner import (
     RunInterrupted,
     RunOutcome,
     RunRequest,
+    WorkExecutor,
     new_run_id,
     resume_run,
     start_run,
@@ -83,6 +85,7 @@ def execute(
     config: Path | None,
     quiet: bool,
     shown: ProgressMode = "auto",
+    executor: WorkExecutor | None = None,
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
     run_id = request if isinstance(request, str) else new_run_id()
@@ -98,6 +101,7 @@ def execute(
                     responses_path=path,
                     progress=progress,
                     safe_config=load_safe_config,
+                    executor=executor,
                 )
             else:
                 outcome = start_run(
@@ -108,6 +112,7 @@ def execute(
                     responses_path=path,
                     progress=progress,
                     safe_config=load_safe_config,
+                    executor=executor,
                 )
         except RunInterrupted as stop:
             say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -275,6 +280,8 @@ def run(
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
+    executor: ExecutorOpt = "local",
+    workers: WorkersOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -333,7 +340,15 @@ def run(
         request = _request(suites or [], target, settings.run.repeat, options)
         request = replace(request, selection=selection_from(only, category, severity, sample, seed))
         request = replace(request, output=str(output.resolve()) if output else None, formats=format)
-    outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
+    outcome = execute(
+        request,
+        settings,
+        formats=format,
+        output=output,
+        config=config,
+        quiet=quiet,
+        executor=executor_from(executor, workers),
+    )
     if verbose:
         stats = outcome.stats
         stderr.print(f"calls done {stats.completed}, from cache {stats.cache_hits}")

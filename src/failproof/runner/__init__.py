@@ -6,7 +6,7 @@ an `AdaptiveGate` and `RateLimiter`s, scoring inline or in worker processes, the
 
 from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller, CallStats
-from failproof.runner._engine import Engine, EngineStats, RunAborted
+from failproof.runner._engine import Engine, EngineStats, ResultSink, RunAborted
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, suite_source
@@ -32,6 +32,7 @@ __all__ = [
     "PoolScoring",
     "ProgressMode",
     "RateLimiter",
+    "ResultSink",
     "RetryPolicy",
     "RunAborted",
     "RunInterrupted",

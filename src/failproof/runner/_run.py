@@ -265,9 +265,9 @@ def _work_plan(
         target=job.request.target,
         target_options=_target_options(job.request, settings),
         use_cache=_use_cache(job, settings, target),
+        identity=target.identity(),
     )
-    keys = plan.cache_keys(target.identity())
-    hits = {key: store.cache_get(key) for key in keys}
+    hits = {key: store.cache_get(key) for key in plan.cache_keys()}
     return replace(plan, cached={k: r for k, r in hits.items() if r is not None})
 
 

@@ -33,7 +33,8 @@ class WorkPlan:
     """A run's missing work and what scoring and calling it depends on.
 
     ``recorded`` replays recorded responses instead of calling ``target`` (``failproof score``);
-    ``cached`` holds the response-cache hits the run's store already has for ``items``.
+    ``cached`` holds the response-cache hits the run's store already has for ``items`` (keyed
+    with the target's ``identity``).
     """
 
     run: Run
@@ -45,14 +46,16 @@ class WorkPlan:
     target_options: Mapping[str, Any] = field(default_factory=dict)
     recorded: RecordedResponses | None = None
     use_cache: bool = False
+    identity: Mapping[str, Any] = field(default_factory=dict)
     cached: Mapping[str, Response] = field(default_factory=dict)
 
-    def cache_keys(self, identity: Mapping[str, Any]) -> dict[str, WorkItem]:
-        """The response-cache key of each single-call item (conversations cache per turn)."""
+    def cache_keys(self) -> dict[str, WorkItem]:
+        """The response-cache key of each single-call item (conversations cache per turn), by
+        the target's ``identity``."""
         if not self.use_cache:
             return {}
         plain = (i for i in self.items if not i.case.turns and not i.case.tools)
-        return {cache_key(identity, item.case): item for item in plain}
+        return {cache_key(self.identity, item.case): item for item in plain}
 
 
 @dataclass
@@ -114,7 +117,7 @@ def _target(plan: WorkPlan) -> Target:
 
 def _outcome(plan: WorkPlan, store: Store, engine: Engine, stats: EngineStats) -> ShardOutcome:
     fresh = {}
-    for key in plan.cache_keys(engine.caller.target.identity()):
+    for key in plan.cache_keys():
         response = store.cache_get(key) if key not in plan.cached else None
         if response is not None:
             fresh[key] = response

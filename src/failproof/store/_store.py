@@ -210,18 +210,19 @@ class Store:
 
     def add_result(self, run_id: str, result: CaseResult) -> None:
         """Store one result and commit, so that a crash right after loses nothing."""
+        self.add_results(run_id, [result])
+
+    def add_results(self, run_id: str, results: Iterable[CaseResult]) -> None:
+        """Store results in one transaction; each replaces any stored under its key (suite,
+        case, sample), so adding the same results twice changes nothing."""
+        now = utc_now().isoformat()
+        rows = (
+            (run_id, r.suite, r.case_id, r.sample, r.primary, redact(r.model_dump_json()), now)
+            for r in results
+        )
         with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    run_id,
-                    result.suite,
-                    result.case_id,
-                    result.sample,
-                    result.primary,
-                    redact(result.model_dump_json()),
-                    utc_now().isoformat(),
-                ),
+            self._db.executemany(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)", rows
             )
 
     def results(self, run_id: str) -> Iterator[CaseResult]:
