@@ -6,7 +6,7 @@ Ray is imported only when `RayExecutor` is made (``pip install 'failproof[ray]'`
 """
 
 from failproof.runner import WorkExecutor
-from failproof.scale._cluster import connected, import_ray
+from failproof.scale._cluster import check_reachable, connected, import_ray
 from failproof.scale._ray import RayExecutor
 from failproof.scale._shards import (
     MAX_SHARD,
@@ -23,6 +23,7 @@ __all__ = [
     "SHARDS_PER_WORKER",
     "ExecutorSpec",
     "RayExecutor",
+    "check_reachable",
     "connected",
     "executor_for",
     "import_ray",

@@ -12,7 +12,7 @@ from types import ModuleType
 from failproof.errors import ConfigError, MissingExtraError
 from failproof.scale._spec import ExecutorSpec
 
-__all__ = ["connected", "import_ray"]
+__all__ = ["check_reachable", "connected", "import_ray"]
 
 
 def import_ray() -> ModuleType:
@@ -46,7 +46,6 @@ def _start(ray: ModuleType, spec: ExecutorSpec) -> None:
     if spec.address is None:
         ray.init(num_cpus=spec.workers or os.cpu_count() or 1, **quiet)
         return
-    _check_reachable(spec)
     try:
         ray.init(address=spec.address, **quiet)
     except Exception as exc:
@@ -57,7 +56,7 @@ def _start(ray: ModuleType, spec: ExecutorSpec) -> None:
         ) from None
 
 
-def _check_reachable(spec: ExecutorSpec) -> None:
+def check_reachable(spec: ExecutorSpec) -> None:
     """Fail in seconds, with one line, when nothing listens at HOST:PORT."""
     where = spec.host_port
     if where is None:

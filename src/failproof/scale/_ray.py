@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from failproof.runner import Executed, ResultSink, WorkPlan, run_shard
-from failproof.scale._cluster import connected, import_ray
+from failproof.scale._cluster import check_reachable, connected, import_ray
 from failproof.scale._shards import merge_shard, shard_plans, shard_width
 from failproof.scale._spec import ExecutorSpec
 from failproof.store import Store
@@ -23,11 +23,13 @@ class RayExecutor:
     At most as many shards run at once as there are slots, so the run's limits, split evenly
     among them, hold for the run as a whole. A shard that calls a live target is not retried by
     Ray (its calls would be sent twice); ``--resume`` finishes what a failed shard left.
+    Made at the edge: Ray missing, or nothing at the address, fails here before any work.
     """
 
     def __init__(self, spec: ExecutorSpec) -> None:
         self.spec = spec
         self._ray: ModuleType = import_ray()
+        check_reachable(spec)
 
     def execute(self, plan: WorkPlan, store: Store, sinks: Sequence[ResultSink]) -> Executed:
         done = Executed()
