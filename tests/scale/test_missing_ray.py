@@ -58,6 +58,8 @@ def test_import_and_help_do_not_import_ray() -> None:
 
 
 def test_nothing_listening_at_the_address_is_one_line() -> None:
-    with pytest.raises(ConfigError, match="cannot reach the Ray cluster at 127.0.0.1:1") as error:
+    with pytest.raises(
+        ConfigError, match=r"cannot reach the Ray cluster at 127\.0\.0\.1:1"
+    ) as error:
         check_reachable(parse_executor("ray:127.0.0.1:1"))
     assert "\n" not in str(error.value)

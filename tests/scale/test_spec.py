@@ -45,9 +45,7 @@ def test_executor_specs_that_parse(text: str, workers: int | None, spec: Executo
         pytest.param("local", 2, "--workers applies to --executor ray", id="workers-with-local"),
     ],
 )
-def test_executor_specs_refused_with_one_line(
-    text: str, workers: int | None, message: str
-) -> None:
+def test_executor_specs_refused_with_one_line(text: str, workers: int | None, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as error:
         parse_executor(text, workers)
     assert "\n" not in str(error.value)
