@@ -128,7 +128,7 @@ def test_a_shard_merged_twice_adds_nothing(ray_cluster: str, tmp_path: Path) -> 
         merge_shard(store, run.id, shard)
         merge_shard(store, run.id, shard)
         after = dumps(list(store.results(run.id)))
-    assert len(shard.results) == len(plan.items) > 0
+    assert len(shard.rows) == len(plan.items) > 0
     assert after == before
 
 

@@ -22,7 +22,7 @@ from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import InlineScoring
 from failproof.runner._setup import drive, make_engine
 from failproof.scoring import build_scorers
-from failproof.store import Store
+from failproof.store import ResultRow, Store, load_result
 from failproof.targets import RecordedResponses, ReplayTarget, Target, create_target
 
 __all__ = ["Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"]
@@ -60,12 +60,17 @@ class WorkPlan:
 
 @dataclass
 class ShardOutcome:
-    """What one shard produced: its scored results and the responses it added to the cache."""
+    """What one shard produced: its scored results as stored rows (moved and committed without
+    parsing their JSON), and the responses it added to the cache."""
 
-    results: list[CaseResult]
+    rows: list[ResultRow]
     cached: dict[str, Response]
     stats: EngineStats
     calls: CallStats
+
+    def results(self) -> list[CaseResult]:
+        """The results, parsed (for the sinks that need them: progress, responses file)."""
+        return [load_result(row[4]) for row in self.rows]
 
 
 @dataclass
@@ -121,5 +126,5 @@ def _outcome(plan: WorkPlan, store: Store, engine: Engine, stats: EngineStats) -
         response = store.cache_get(key) if key not in plan.cached else None
         if response is not None:
             fresh[key] = response
-    results = list(store.results(plan.run.id))
-    return ShardOutcome(results=results, cached=fresh, stats=stats, calls=engine.caller.stats)
+    rows = store.result_rows(plan.run.id)
+    return ShardOutcome(rows=rows, cached=fresh, stats=stats, calls=engine.caller.stats)

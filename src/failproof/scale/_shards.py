@@ -89,9 +89,9 @@ def merge_shard(
     Idempotent: a result replaces the one stored under the same (suite, case, sample), so a
     shard merged twice (a retried task) adds nothing.
     """
-    store.add_results(run_id, shard.results)
+    store.add_result_rows(run_id, shard.rows)
     for key, response in shard.cached.items():
         store.cache_put(key, response)
-    for result in shard.results:
+    for result in shard.results() if sinks else ():
         for sink in sinks:
             sink(result)
