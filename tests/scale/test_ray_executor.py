@@ -15,7 +15,7 @@ import pytest
 from tests.fakes.openai_server import Answer, FakeOpenAI
 from tests.fakes.processes import wait_until
 from tests.runner.helpers import numbered_cases, settings, write_suite
-from tests.runner.test_runner_kill import stored
+from tests.runner.test_runner_kill import start, stored
 
 from failproof.cli import main
 from failproof.core import CaseResult
@@ -149,20 +149,6 @@ def one_shard_plan(store: Store, run_id: str, answers: Path, suite: Path, config
     return WorkPlan(**{**first.__dict__, "run": run})
 
 
-def start_cli(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
-    env.pop("OPENAI_BASE_URL", None)
-    return subprocess.Popen(
-        [sys.executable, "-m", "failproof", "run", *args, "--quiet", "--format", "json"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-
-
 def killed_midway(tmp_path: Path, process: subprocess.Popen[str], at_least: int) -> list[str]:
     wait_until(lambda: len(stored(tmp_path)) >= at_least, process, "nothing stored")
     process.send_signal(signal.SIGKILL)
@@ -190,7 +176,7 @@ def test_resume_across_executors_sends_only_what_is_missing(
     suite = write_suite(workdir / "s.yaml", "s", numbered_cases(n))
     executor = {"local": "local", "ray": f"ray:{ray_cluster}"}
     args = [str(suite), "--target", "openai:m", "--base-url", fake_openai.base_url, "-c", "2"]
-    process = start_cli(workdir, *args, "--executor", executor[first])
+    process = start(fake_openai, workdir, *args, "--executor", executor[first])
     before = killed_midway(workdir, process, 4)
     assert 4 <= len(before) < n
     run_id = stored(workdir)[0][0]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from failproof.cli import main
 from failproof.config import RunSettings, ScoringConfig, Settings
 from failproof.core import Case, Run
 from failproof.errors import ConfigError
@@ -102,3 +103,9 @@ def test_a_live_targets_concurrency_caps_the_shards_at_once_but_a_replay_is_not_
 def test_limits_left_unset_stay_unset() -> None:
     share = share_limits(RunSettings(concurrency=3), 2)
     assert (share.concurrency, share.rpm, share.tpm) == (1, None, None)
+
+
+def test_an_attack_is_not_sharded(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["run", "injection", "--target", "mock", "--strategy", "best_of_n"]
+    assert main([*command, "--attacker", "mock", "--executor", "ray"]) == 3
+    assert "--strategy runs here only (drop --executor)" in capsys.readouterr().err

@@ -310,6 +310,8 @@ def run(
             "--resume finishes the run's own selection of cases",
             hint="start a new run to choose other cases",
         )
+    if strategy and executor != "local":
+        raise ConfigError("--strategy runs here only", hint="drop --executor")
     if strategy:
         options = target_options(
             base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []

@@ -104,17 +104,8 @@ def start_run(
             RECORD_KEY: scoring.to_json(),
         },
     )
-    job = _Job(
-        run,
-        request,
-        suites,
-        scoring,
-        scorers,
-        responses_path,
-        make_progress(progress),
-        sinks,
-        executor,
-    )
+    job = _Job(run, request, suites, scoring, scorers, responses_path, make_progress(progress))
+    job = replace(job, sinks=sinks, executor=executor)
     return _execute(job, settings, store, resumed=False)
 
 
@@ -142,17 +133,8 @@ def resume_run(
     _check_unchanged(run, suites)
     scoring = recorded_scoring(run, settings, suites, safe=safe_config)
     scorers = build_scorers(scoring)
-    job = _Job(
-        run,
-        request,
-        suites,
-        scoring,
-        scorers,
-        responses_path,
-        make_progress(progress),
-        sinks,
-        executor,
-    )
+    job = _Job(run, request, suites, scoring, scorers, responses_path, make_progress(progress))
+    job = replace(job, sinks=sinks, executor=executor)
     return _execute(job, settings, store, resumed=True)
 
 
