@@ -191,14 +191,21 @@ def test_resume_across_executors_sends_only_what_is_missing(
     assert all(r.primary == "pass" for r in results)
 
 
-def test_score_on_the_command_line_connects_to_a_cluster_by_address(
-    ray_cluster: str, workdir: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "executor",
+    [
+        pytest.param(["ray:{address}", "--workers", "2"], id="connects-to-a-cluster-by-address"),
+        pytest.param(["ray"], id="starts-a-local-cluster", marks=pytest.mark.slow),
+    ],
+)
+def test_score_on_the_command_line_with_ray_writes_the_local_report(
+    ray_cluster: str, workdir: Path, executor: list[str]
 ) -> None:
     suite = scored_suite(workdir / "mixed.yaml", 9)
     answers = recorded_answers(workdir / "answers.jsonl", 9)
     base = ["score", str(answers), "--suite", str(suite), "--format", "json"]
     assert main([*base, "-o", "local.json"]) == 1
-    on_ray = ["-o", "ray.json", "--executor", f"ray:{ray_cluster}", "--workers", "2"]
+    on_ray = ["-o", "ray.json", "--executor", *(a.format(address=ray_cluster) for a in executor)]
     done = subprocess.run(
         [sys.executable, "-m", "failproof", *base, *on_ray],
         cwd=workdir,
