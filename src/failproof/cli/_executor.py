@@ -17,7 +17,7 @@ ExecutorOpt = Annotated[
         "--executor",
         help="Where the work runs: local (this process); ray (shards on a local Ray cluster "
         "started for the run); ray:auto or ray:HOST:PORT (an existing cluster). "
-        "Needs pip install 'failproof[ray]'.",
+        "Needs pip install 'failproof\\[ray]'.",
     ),
 ]
 WorkersOpt = Annotated[
