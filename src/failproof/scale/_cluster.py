@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -15,8 +16,20 @@ from failproof.scale._spec import ExecutorSpec
 __all__ = ["check_reachable", "connected", "import_ray"]
 
 
-def import_ray() -> ModuleType:
-    """The ``ray`` module; `MissingExtraError` (naming the extra) when it is not installed."""
+# Ray binds a cluster it starts to the machine's outward address unless it is told, before it
+# is imported, that the cluster is this one machine: then every port it opens is on 127.0.0.1.
+_SINGLE_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def import_ray(spec: ExecutorSpec | None = None) -> ModuleType:
+    """The ``ray`` module; `MissingExtraError` (naming the extra) when it is not installed.
+
+    When ``spec`` asks for a cluster started here (no address), that cluster stays on
+    127.0.0.1: a Ray cluster runs any code sent to it, so it is not opened to the network
+    unasked (a value the user set for the variable is kept).
+    """
+    if spec is not None and spec.address is None and "ray" not in sys.modules:
+        os.environ.setdefault(_SINGLE_MACHINE, "0")
     try:
         import ray
     except ImportError:

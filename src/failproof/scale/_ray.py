@@ -28,7 +28,7 @@ class RayExecutor:
 
     def __init__(self, spec: ExecutorSpec) -> None:
         self.spec = spec
-        self._ray: ModuleType = import_ray()
+        self._ray: ModuleType = import_ray(spec)
         check_reachable(spec)
 
     def execute(self, plan: WorkPlan, store: Store, sinks: Sequence[ResultSink]) -> Executed:
