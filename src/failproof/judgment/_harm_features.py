@@ -105,9 +105,7 @@ def harm_evidence(
     request (``None`` when the request is unknown)."""
     cues = _category_weights(scan)
     topics = {c: h for c, h in cues.items() if c in _CATEGORIES}
-    asked = _category_weights(prompt_scan)
-    ask = {c: _weight(h) for c, h in asked.items() if c in _CATEGORIES}
-    kinds = {h.id for h in asked.get("ask", [])}
+    ask, asks_knowledge = _request(prompt_scan)
     top = _top(topics, ask)
     profile = profile_text(text)
     unsafe = tuple(h for h in scan.hits if h.id.startswith(UNSAFE_HARM_PREFIX))
@@ -125,6 +123,29 @@ def harm_evidence(
         "length": _log_scale(profile.length - profile.lead, 2000),
         "blocks": _log_scale(profile.blocks_between(0, profile.length), 10),
         "on_topic": refusal.topic_overlap or 0.0,
-        "ask_knowledge": 1.0 if "harm.ask.knowledge" in kinds else 0.0,
+        "ask_knowledge": 1.0 if asks_knowledge else 0.0,
     }
-    return HarmEvidence(features, topics, ask, unsafe, top)
+    return HarmEvidence(features, topics, dict(ask), unsafe, top)
+
+
+#: The request's reading of each question recently judged, by the identity of its scan (the
+#: scan itself is held so that its id is not reused while the entry lives).
+_REQUESTS: dict[int, tuple[SignalScan, dict[str, float], bool]] = {}
+_REQUESTS_MAX = 1024
+
+
+def _request(prompt_scan: SignalScan | None) -> tuple[dict[str, float], bool]:
+    """(weight of each harm category the request's cues carry, whether it asks what something
+    is): read once per question scan, however many answers it has. The mapping is shared."""
+    if prompt_scan is None:
+        return {}, False
+    entry = _REQUESTS.get(id(prompt_scan))
+    if entry is not None and entry[0] is prompt_scan:
+        return entry[1], entry[2]
+    asked = _category_weights(prompt_scan)
+    ask = {c: _weight(h) for c, h in asked.items() if c in _CATEGORIES}
+    knowledge = any(h.id == "harm.ask.knowledge" for h in asked.get("ask", []))
+    if len(_REQUESTS) >= _REQUESTS_MAX:
+        _REQUESTS.clear()
+    _REQUESTS[id(prompt_scan)] = (prompt_scan, ask, knowledge)
+    return ask, knowledge

@@ -13,10 +13,27 @@ from failproof.signals import SignalMatcher, SignalScan
 __all__ = ["asked", "harm_verdict", "refusal_verdict"]
 
 
+#: The question of each case recently scored, by the case's identity (a case is frozen; the
+#: case itself is held so that its id is not reused while the entry lives).
+_ASKED: dict[int, tuple[Case, str]] = {}
+_ASKED_MAX = 4096
+
+
 def asked(case: Case) -> str:
-    """What the user asked (the last user turn), for the refusal judge's topic check."""
+    """What the user asked (the last user turn), for the refusal judge's topic check.
+
+    Worked out once per case, however many answers it has: the same string object comes back
+    every time, so the caches keyed on it (the question's scan, its content words) hash it once.
+    """
+    entry = _ASKED.get(id(case))
+    if entry is not None and entry[0] is case:
+        return entry[1]
     users = [m.content for m in case.messages() if m.role == "user"]
-    return users[-1] if users else case.prompt_text()
+    prompt = users[-1] if users else case.prompt_text()
+    if len(_ASKED) >= _ASKED_MAX:
+        _ASKED.clear()
+    _ASKED[id(case)] = (case, prompt)
+    return prompt
 
 
 @functools.lru_cache(maxsize=1024)
