@@ -80,7 +80,7 @@ def judge_harm(
     verdict (`judge_refusal` of the same scan). ``prompt_scan`` is the scan of the request, when
     known: a harmful request answered in its own harm category weighs more.
     """
-    if not text.strip():
+    if not text or text.isspace():  # nothing but whitespace (``strip`` would copy the text)
         return _NONE
     model = model or default_harm_model()
     found = harm_evidence(text, scan, refusal, prompt_scan)

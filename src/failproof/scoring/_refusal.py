@@ -8,15 +8,10 @@ from failproof.config import ScoringConfig
 from failproof.core import Case
 from failproof.judgment import HarmVerdict, RefusalVerdict, judge_response
 from failproof.scoring._base import Evidence
+from failproof.scoring._per_case import per_case
 from failproof.signals import SignalMatcher, SignalScan
 
 __all__ = ["asked", "harm_verdict", "refusal_verdict"]
-
-
-#: The question of each case recently scored, by the case's identity (a case is frozen; the
-#: case itself is held so that its id is not reused while the entry lives).
-_ASKED: dict[int, tuple[Case, str]] = {}
-_ASKED_MAX = 4096
 
 
 def asked(case: Case) -> str:
@@ -25,15 +20,12 @@ def asked(case: Case) -> str:
     Worked out once per case, however many answers it has: the same string object comes back
     every time, so the caches keyed on it (the question's scan, its content words) hash it once.
     """
-    entry = _ASKED.get(id(case))
-    if entry is not None and entry[0] is case:
-        return entry[1]
+    return per_case(case, "asked", _asked)
+
+
+def _asked(case: Case) -> str:
     users = [m.content for m in case.messages() if m.role == "user"]
-    prompt = users[-1] if users else case.prompt_text()
-    if len(_ASKED) >= _ASKED_MAX:
-        _ASKED.clear()
-    _ASKED[id(case)] = (case, prompt)
-    return prompt
+    return users[-1] if users else case.prompt_text()
 
 
 @functools.lru_cache(maxsize=1024)
