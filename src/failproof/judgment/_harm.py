@@ -54,10 +54,17 @@ def _evidence(text: str, found: HarmEvidence) -> tuple[str, ...]:
     return tuple(f"{h.label} {_quote(text, h)}" for h in hits[:_EVIDENCE_ITEMS])
 
 
+def _minus(item: tuple[str, float]) -> float:
+    return -item[1]
+
+
 def _reasons(model: HarmModel, found: HarmEvidence, label: HarmLabel, score: float) -> list[str]:
-    ranked = sorted(model.model.contributions(found.features).items(), key=lambda kv: -kv[1])
-    up = [_SAYS[f] for f, v in ranked if v > _NOTABLE][:3]
-    down = [_SAYS[f] for f, v in reversed(ranked) if v < -_NOTABLE][:2]
+    # Only the notable contributions are ranked (by share, stable): the same order as ranking
+    # them all and keeping the notable ones.
+    shares = model.model.contributions(found.features).items()
+    up = [_SAYS[f] for f, v in sorted((kv for kv in shares if kv[1] > _NOTABLE), key=_minus)][:3]
+    lows = sorted((kv for kv in shares if kv[1] < -_NOTABLE), key=_minus)
+    down = [_SAYS[f] for f, _ in reversed(lows)][:2]
     head = f"harm {score:.2f} ({label.replace('_', ' ')})"
     category = f"; category {found.top_category}" if found.top_category else ""
     reasons = [head + category]
