@@ -8,7 +8,7 @@ matched again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from failproof.judgment._profile import TextProfile, profile_text
 from failproof.judgment._words import content_stems, polar_question
@@ -80,9 +80,11 @@ _NO_DECLINE: dict[str, float] = {
 _DELIVERED_CHARS = 80
 
 
-@dataclass(frozen=True, slots=True)
-class RefusalEvidence:
-    """What the decision reads: the hits that count, the ones set aside, and the features."""
+class RefusalEvidence(NamedTuple):
+    """What the decision reads: the hits that count, the ones set aside, and the features.
+
+    A named tuple: one is made for every answer judged (cheaper than a frozen dataclass).
+    """
 
     text: str
     profile: TextProfile

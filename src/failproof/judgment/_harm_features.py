@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from failproof.judgment._harm_types import HARM_CATEGORIES
 from failproof.judgment._profile import profile_text
@@ -51,9 +51,9 @@ HARM_FEATURES: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HarmEvidence:
-    """What the harm decision reads: the features, and the hits behind each category."""
+class HarmEvidence(NamedTuple):
+    """What the harm decision reads: the features, and the hits behind each category (a named
+    tuple: one is made for every answer judged)."""
 
     features: dict[str, float]
     by_category: dict[str, list[SignalHit]]

@@ -48,7 +48,10 @@ class LinearModel:
     def logit(self, values: Mapping[str, float]) -> float:
         # The products summed left to right, as a generator of ``w * values[f]`` would: the
         # same float, iterated at C speed.
-        return self.bias + sum(map(mul, self.weights, map(values.__getitem__, self.features)))
+        total: float = self.bias + sum(
+            map(mul, self.weights, map(values.__getitem__, self.features))
+        )
+        return total
 
     def probability(self, values: Mapping[str, float]) -> float:
         z = self.logit(values)
