@@ -191,6 +191,16 @@ def _position_features(
 ) -> dict[str, float]:
     if not declines:
         return _no_decline_features(redirections)
+    return _decline_features(profile, declines, redirections, opening_chars)
+
+
+def _decline_features(
+    profile: TextProfile,
+    declines: list[SignalHit],
+    redirections: list[SignalHit],
+    opening_chars: int,
+) -> dict[str, float]:
+    """The position features in general (`_no_decline_features` gives them without declines)."""
     early = [h for h in declines if h.start < profile.lead + opening_chars]
     first = declines[0].start if declines else profile.length
     last_end = max((h.end for h in declines), default=profile.lead)

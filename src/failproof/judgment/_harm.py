@@ -58,13 +58,20 @@ def _minus(item: tuple[str, float]) -> float:
     return -item[1]
 
 
+def notable(shares: dict[str, float]) -> tuple[list[str], list[str]]:
+    """(the features that raise the score most, at most 3; those that lower it most, at most
+    2), each past `_NOTABLE`. Only the notable shares are ranked (by share, stable): the same
+    order as ranking them all and keeping the notable ones."""
+    items = shares.items()
+    up = [f for f, _ in sorted((kv for kv in items if kv[1] > _NOTABLE), key=_minus)][:3]
+    lows = sorted((kv for kv in items if kv[1] < -_NOTABLE), key=_minus)
+    return up, [f for f, _ in reversed(lows)][:2]
+
+
 def _reasons(model: HarmModel, found: HarmEvidence, label: HarmLabel, score: float) -> list[str]:
-    # Only the notable contributions are ranked (by share, stable): the same order as ranking
-    # them all and keeping the notable ones.
-    shares = model.model.contributions(found.features).items()
-    up = [_SAYS[f] for f, v in sorted((kv for kv in shares if kv[1] > _NOTABLE), key=_minus)][:3]
-    lows = sorted((kv for kv in shares if kv[1] < -_NOTABLE), key=_minus)
-    down = [_SAYS[f] for f, _ in reversed(lows)][:2]
+    raised, lowered = notable(model.model.contributions(found.features))
+    up = [_SAYS[f] for f in raised]
+    down = [_SAYS[f] for f in lowered]
     head = f"harm {score:.2f} ({label.replace('_', ' ')})"
     category = f"; category {found.top_category}" if found.top_category else ""
     reasons = [head + category]
