@@ -62,10 +62,13 @@ def notable(shares: dict[str, float]) -> tuple[list[str], list[str]]:
     """(the features that raise the score most, at most 3; those that lower it most, at most
     2), each past `_NOTABLE`. Only the notable shares are ranked (by share, stable): the same
     order as ranking them all and keeping the notable ones."""
-    items = shares.items()
-    up = [f for f, _ in sorted((kv for kv in items if kv[1] > _NOTABLE), key=_minus)][:3]
-    lows = sorted((kv for kv in items if kv[1] < -_NOTABLE), key=_minus)
-    return up, [f for f, _ in reversed(lows)][:2]
+    highs = [kv for kv in shares.items() if kv[1] > _NOTABLE]
+    lows = [kv for kv in shares.items() if kv[1] < -_NOTABLE]
+    if len(highs) > 1:
+        highs.sort(key=_minus)
+    if len(lows) > 1:
+        lows.sort(key=_minus)
+    return [f for f, _ in highs[:3]], [f for f, _ in reversed(lows)][:2]
 
 
 def _reasons(model: HarmModel, found: HarmEvidence, label: HarmLabel, score: float) -> list[str]:
