@@ -184,7 +184,10 @@ def _signal_applies(hit: SignalHit, case: Case, settings: ClassifierSettings) ->
 def _unsafe_signals(case: Case, facts: Facts, settings: ClassifierSettings) -> list[Reason]:
     if settings.unsafe_signals == "never":
         return []
-    hits = {h.id: h for h in facts.scan().unsafe if _signal_applies(h, case, settings)}
+    unsafe = facts.scan().unsafe
+    if not unsafe:
+        return []
+    hits = {h.id: h for h in unsafe if _signal_applies(h, case, settings)}
     return _capped("unsafe_signal", [_signal_reason(h, facts.text) for h in hits.values()])
 
 
