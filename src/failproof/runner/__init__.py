@@ -10,13 +10,14 @@ from failproof.runner._engine import Engine, EngineStats, RunAborted
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, suite_source
+from failproof.runner._pool import PoolScoring
 from failproof.runner._progress import ProgressMode
 from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.runner._rescore import RESCORED_FROM, rescore_run
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run, stop_signals
 from failproof.runner._score import ScoreOutcome, score_responses
-from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 
 __all__ = [
     "RESCORED_FROM",

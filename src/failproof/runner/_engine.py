@@ -12,6 +12,7 @@ from failproof.errors import FailproofError
 from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller
 from failproof.runner._conversation import Conversation
+from failproof.runner._finish import Finished, Finisher
 from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import Scoring
 from failproof.store import Store
@@ -39,10 +40,11 @@ class EngineStats:
 class Engine:
     """Runs work items with ``workers`` in parallel (the caller's gate may admit fewer).
 
-    A worker calls the target, hands the answer to a finishing task and goes on with its next
-    call at once. The finishing task scores the answer with ``scoring``, writes the result to
-    ``store`` (committed at once), puts it in the response cache when ``use_cache`` and it is
-    not an error, then hands it to every sink. ``max_consecutive_failures`` (0 = never) stops
+    A worker calls the target, hands the answer to the `Finisher` and goes on with its next
+    call at once. The finisher scores the answers of one loop iteration with ``scoring`` as a
+    batch, writes their results to ``store`` in one commit (with the fresh answers for the
+    response cache when ``use_cache``; errors are never cached), then hands each result to
+    every sink. ``max_consecutive_failures`` (0 = never) stops
     the run with `RunAborted` once the answers already received are stored.
     """
 
@@ -56,9 +58,8 @@ class Engine:
     sinks: list[ResultSink] = field(default_factory=list)
     stats: EngineStats = field(default_factory=EngineStats)
     _identity: dict[str, Any] = field(default_factory=dict, init=False)
-    _pending: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     _finishing: asyncio.Semaphore = field(init=False)
-    _group: asyncio.TaskGroup = field(init=False)
+    _finisher: Finisher = field(init=False)
     _stopping: Response | None = field(default=None, init=False)
 
     async def run(self, work: Iterable[WorkItem]) -> EngineStats:
@@ -67,7 +68,14 @@ class Engine:
         self._finishing = asyncio.Semaphore(max(8, 4 * self.workers))
         try:
             async with asyncio.TaskGroup() as group:
-                self._group = group
+                self._finisher = Finisher(
+                    self.scoring,
+                    self.store,
+                    self.run_id,
+                    group.create_task,
+                    self._stored,
+                    self._release,
+                )
                 for _ in range(max(1, self.workers)):
                     group.create_task(self._worker(items))
         except* RunAborted as aborted:
@@ -75,7 +83,7 @@ class Engine:
         return self.stats
 
     async def _worker(self, items: Iterator[WorkItem]) -> None:
-        """Call, hand the answer to a finishing task, and go on with the next call at once."""
+        """Call, hand the answer to the finisher, and go on with the next call at once."""
         for item in items:
             if item.case.turns or item.case.tools:
                 await self._play(item)
@@ -88,26 +96,19 @@ class Engine:
             else:
                 response = await self.caller.call(item.case)
             await self._finishing.acquire()
-            task = self._group.create_task(self._finish(item, response, key, cached is None))
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
+            self._finisher.add(Finished(item, response, key if cached is None else None))
             if cached is None and self._failed_too_often(response):
-                await asyncio.gather(*self._pending)  # keep every answer already received
+                await self._finisher.drain()  # keep every answer already received
                 raise self._abort(response)
 
-    async def _finish(
-        self, item: WorkItem, response: Response, key: str | None, fresh: bool
-    ) -> None:
-        """Score, store (committed at once), cache, and tell the sinks."""
-        try:
-            result = await self.scoring.score(item.case, response, item.sample)
-            self.store.add_result(self.run_id, result)
-            if key is not None and fresh:
-                self.store.cache_put(key, response)
-            self.stats.completed += 1
-            for sink in self.sinks:
-                sink(result)
-        finally:
+    def _stored(self, result: CaseResult) -> None:
+        """A result is committed: count it and tell the sinks."""
+        self.stats.completed += 1
+        for sink in self.sinks:
+            sink(result)
+
+    def _release(self, count: int) -> None:
+        for _ in range(count):
             self._finishing.release()
 
     async def _play(self, item: WorkItem) -> None:
@@ -120,11 +121,9 @@ class Engine:
             last, response = await play_agent(item.case, self._turn)
             result = await self.scoring.score(last, response, item.sample)
         self.store.add_result(self.run_id, result)
-        self.stats.completed += 1
-        for sink in self.sinks:
-            sink(result)
+        self._stored(result)
         if self._stopping is not None:
-            await asyncio.gather(*self._pending)  # keep every answer already received
+            await self._finisher.drain()  # keep every answer already received
             raise self._abort(self._stopping)
 
     async def _turn(self, case: Case) -> Response:

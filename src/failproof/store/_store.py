@@ -46,6 +46,18 @@ def _load_result(blob: str) -> CaseResult:
         return CaseResult.model_validate(clean_data(json.loads(blob))[0])
 
 
+_INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
+
+
+def _result_row(
+    run_id: str, result: CaseResult, when: str
+) -> tuple[str, str, str, int, str, str, str]:
+    """The ``results`` row of one result (its JSON redacted)."""
+    blob = redact(result.model_dump_json())
+    return (run_id, result.suite, result.case_id, result.sample, result.primary, blob, when)
+
+
 @dataclass(frozen=True)
 class RunSummary:
     """One row of ``failproof runs list``."""
@@ -210,19 +222,27 @@ class Store:
 
     def add_result(self, run_id: str, result: CaseResult) -> None:
         """Store one result and commit, so that a crash right after loses nothing."""
+        self.add_results(run_id, (result,))
+
+    def add_results(
+        self,
+        run_id: str,
+        results: Iterable[CaseResult],
+        cached: Iterable[tuple[str, Response]] = (),
+    ) -> None:
+        """Store results (and cache the ``(key, response)`` pairs) in one transaction, committed
+        before this returns: either all of them survive a crash right after, or none of them.
+
+        One commit for many results is the runner's group commit: results that finish together
+        are stored together, and none is reported stored before the commit.
+        """
+        when = utc_now().isoformat()
+        rows = [_result_row(run_id, result, when) for result in results]
+        entries = [(k, redact(r.model_dump_json()), when) for k, r in cached if r.error is None]
         with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    run_id,
-                    result.suite,
-                    result.case_id,
-                    result.sample,
-                    result.primary,
-                    redact(result.model_dump_json()),
-                    utc_now().isoformat(),
-                ),
-            )
+            self._db.executemany(_INSERT_RESULT, rows)
+            if entries:
+                self._db.executemany(_INSERT_CACHE, entries)
 
     def results(self, run_id: str) -> Iterator[CaseResult]:
         """The run's results in (suite, case_id, sample) order, read lazily."""
@@ -406,8 +426,7 @@ class Store:
             return
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)",
-                (key, redact(response.model_dump_json()), utc_now().isoformat()),
+                _INSERT_CACHE, (key, redact(response.model_dump_json()), utc_now().isoformat())
             )
 
     # -- judge answers -----------------------------------------------------------------------
