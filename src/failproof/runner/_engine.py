@@ -13,6 +13,7 @@ from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller
 from failproof.runner._conversation import Conversation
 from failproof.runner._finish import Finished, Finisher
+from failproof.runner._gc import quiet_gc
 from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import Scoring
 from failproof.store import Store
@@ -67,20 +68,18 @@ class Engine:
         self._identity = self.caller.target.identity()
         self._finishing = asyncio.Semaphore(max(8, 4 * self.workers))
         try:
-            async with asyncio.TaskGroup() as group:
-                self._finisher = Finisher(
-                    self.scoring,
-                    self.store,
-                    self.run_id,
-                    group.create_task,
-                    self._stored,
-                    self._release,
-                )
-                for _ in range(max(1, self.workers)):
-                    group.create_task(self._worker(items))
+            with quiet_gc():
+                await self._run_workers(items)
         except* RunAborted as aborted:
             raise aborted.exceptions[0] from None
         return self.stats
+
+    async def _run_workers(self, items: Iterator[WorkItem]) -> None:
+        async with asyncio.TaskGroup() as group:
+            hooks = (group.create_task, self._stored, self._done)
+            self._finisher = Finisher(self.scoring, self.store, self.run_id, *hooks)
+            for _ in range(max(1, self.workers)):
+                group.create_task(self._worker(items))
 
     async def _worker(self, items: Iterator[WorkItem]) -> None:
         """Call, hand the answer to the finisher, and go on with the next call at once."""
@@ -107,7 +106,7 @@ class Engine:
         for sink in self.sinks:
             sink(result)
 
-    def _release(self, count: int) -> None:
+    def _done(self, count: int) -> None:
         for _ in range(count):
             self._finishing.release()
 
