@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -16,6 +17,7 @@ from failproof.runner import Engine, RunAborted, WorkItem
 from failproof.runner._calls import Caller
 from failproof.runner._limits import AdaptiveGate
 from failproof.runner._plan import cache_key, plan_work
+from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring
 from failproof.store import Store
@@ -135,6 +137,16 @@ def test_answers_arriving_together_share_one_commit_and_each_is_reported_after_i
     assert committed == [True] * len(CASES)
     assert sum(store.commits) == len(CASES)
     assert len(store.commits) < len(CASES)
+
+
+def test_the_responses_file_holds_every_stored_result_before_it_is_closed(
+    store: Store, tmp_path: Path
+) -> None:
+    writer = ResponsesWriter(tmp_path / "responses.jsonl")
+    run(make_engine(MockTarget(), store, sinks=[writer]))
+    lines = (tmp_path / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+    writer.close()
+    assert sorted(json.loads(line)["case_id"] for line in lines) == [c.id for c in CASES]
 
 
 def test_a_retryable_error_is_retried_with_growing_jittered_delays(store: Store) -> None:

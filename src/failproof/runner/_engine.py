@@ -18,9 +18,20 @@ from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import Scoring
 from failproof.store import Store
 
-__all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted"]
+__all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted", "flush_sinks"]
 
+#: Told of every result once it is stored. A sink with a ``flush()`` method is also told each
+#: time a group of results is through: output that costs per call (a file flush, a progress bar
+#: redraw) is best done there, once per group.
 ResultSink = Callable[[CaseResult], None]
+
+
+def flush_sinks(sinks: Iterable[ResultSink]) -> None:
+    """Call ``flush()`` on every sink that has one."""
+    for sink in sinks:
+        flush = getattr(sink, "flush", None)
+        if flush is not None:
+            flush()
 
 
 class RunAborted(FailproofError):
@@ -107,8 +118,10 @@ class Engine:
             sink(result)
 
     def _done(self, count: int) -> None:
+        """A group of answers is through: free their places, let the sinks flush."""
         for _ in range(count):
             self._finishing.release()
+        flush_sinks(self.sinks)
 
     async def _play(self, item: WorkItem) -> None:
         """Play a conversation turn by turn (each turn stored as answered), or an agent's tool
@@ -121,6 +134,7 @@ class Engine:
             result = await self.scoring.score(last, response, item.sample)
         self.store.add_result(self.run_id, result)
         self._stored(result)
+        flush_sinks(self.sinks)
         if self._stopping is not None:
             await self._finisher.drain()  # keep every answer already received
             raise self._abort(self._stopping)
