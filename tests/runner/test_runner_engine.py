@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,14 +110,9 @@ class CountingStore(Store):
 
     commits: list[int]
 
-    def add_results(
-        self,
-        run_id: str,
-        results: Iterable[CaseResult],
-        cached: Iterable[tuple[str, Response]] = (),
-    ) -> None:
+    def add_results(self, run_id: str, results: Iterable[CaseResult], *rest: Any) -> None:
         results = list(results)
-        super().add_results(run_id, results, cached)
+        super().add_results(run_id, results, *rest)
         self.commits = [*getattr(self, "commits", []), len(results)]
 
 
