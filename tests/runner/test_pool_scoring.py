@@ -12,6 +12,7 @@ import pytest
 
 from failproof.config import Settings
 from failproof.core import Case, Response, Suite
+from failproof.errors import PluginError
 from failproof.runner._pool import PoolScoring, ScoringWorkerLost, can_fork
 from failproof.runner._record import resolve_scoring
 from failproof.runner._scoring import ScoreJob, score_jobs
@@ -105,3 +106,22 @@ def test_a_worker_killed_mid_batch_fails_the_answers_it_had(pool: PoolScoring) -
             await waiting
 
     asyncio.run(kill_then_wait())
+
+
+def test_a_worker_that_cannot_build_its_scorers_fails_the_start_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    class Unknown:
+        name = "no-such-scorer"
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    scoring = resolve_scoring(Settings(home=tmp_path), [Suite(name="s", cases=CASES)])
+    unknown = Unknown()
+
+    with pytest.raises(PluginError, match="unknown scorer 'no-such-scorer'"):
+        PoolScoring(scoring, [unknown], workers=1)  # type: ignore[list-item]
+
+    assert unknown.closed

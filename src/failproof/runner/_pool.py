@@ -66,10 +66,14 @@ def _reply(jobs: list[ScoreJob], scorers: Sequence[Scorer]) -> bytes:
     try:
         return _frame(("ok", score_jobs(jobs, scorers)))
     except Exception as exc:
-        try:
-            return _frame(("error", exc))
-        except Exception:  # an exception that does not pickle: its type and message
-            return _frame(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+        return _failed(exc)
+
+
+def _failed(exc: Exception) -> bytes:
+    try:
+        return _frame(("error", exc))
+    except Exception:  # an exception that does not pickle: its type and message
+        return _frame(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 def _serve(
@@ -79,8 +83,13 @@ def _serve(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the runner, which stops us
     for other in others:  # the runner's ends, inherited: the runner's exit must reach us
         other.close()
-    scorers = build_scorers(scoring, names)
     try:
+        scorers = build_scorers(scoring, names)
+    except Exception as exc:
+        sock.sendall(_failed(exc))
+        return
+    try:
+        sock.sendall(_frame(("ok", [])))  # ready
         while (header := _recv_exact(sock, _HEADER.size)) is not None:
             body = _recv_exact(sock, _HEADER.unpack(header)[0])
             if body is None:
@@ -119,6 +128,19 @@ class PoolScoring:
                 self._workers.append(self._start(scoring, [s.name for s in scorers]))
         finally:
             gc.unfreeze()
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Wait until every worker has built its scorers (part of the run's setup, not of its
+        first answers); a worker that cannot build them fails the run here."""
+        for worker in self._workers:
+            header = _recv_exact(worker.sock, _HEADER.size)
+            body = None if header is None else _recv_exact(worker.sock, _HEADER.unpack(header)[0])
+            status, error = ("error", None) if body is None else pickle.loads(body)
+            if status != "ok":
+                self.close()
+                raise error or ScoringWorkerLost("a scoring worker process stopped at start")
+            worker.sock.setblocking(False)
 
     def _start(self, scoring: ScoringConfig, names: list[str]) -> _Worker:
         ours, theirs = socket.socketpair()
@@ -128,7 +150,6 @@ class PoolScoring:
         )
         process.start()
         theirs.close()
-        ours.setblocking(False)
         return _Worker(process, ours)
 
     async def score(self, case: Case, response: Response, sample: int) -> CaseResult:
