@@ -25,6 +25,11 @@ __all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted", "flush_sinks"]
 #: redraw) is best done there, once per group.
 ResultSink = Callable[[CaseResult], None]
 
+#: Answers that may wait to be scored and stored at once (at least; 4 per worker above that).
+#: Groups are scored and committed together, so the room must hold a few groups' answers, or
+#: the workers stop calling while a group is in the scoring workers.
+FINISHING_ROOM = 256
+
 
 def flush_sinks(sinks: Iterable[ResultSink]) -> None:
     """Call ``flush()`` on every sink that has one."""
@@ -77,7 +82,7 @@ class Engine:
     async def run(self, work: Iterable[WorkItem]) -> EngineStats:
         items = iter(work)
         self._identity = self.caller.target.identity()
-        self._finishing = asyncio.Semaphore(max(8, 4 * self.workers))
+        self._finishing = asyncio.Semaphore(max(FINISHING_ROOM, 4 * self.workers))
         try:
             with quiet_gc():
                 await self._run_workers(items)
