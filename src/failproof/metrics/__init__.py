@@ -1,24 +1,29 @@
 """Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
 
-from failproof.metrics._base import (
-    AggregateContext,
-    Aggregator,
-    aggregators,
-    context_for,
-    declare_section,
-    section_models,
-)
-from failproof.metrics._consistency import case_consistency, consistency_section
-from failproof.metrics._robustness import VariantPair, pair_variants
-from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
-from failproof.metrics._scores import (
-    latency_summary,
-    overall_run_score,
-    penalty_score,
-    percentile,
-    suite_score,
-    weighted_run_score,
-)
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.metrics._base import (
+        AggregateContext,
+        Aggregator,
+        aggregators,
+        context_for,
+        declare_section,
+        section_models,
+    )
+    from failproof.metrics._consistency import case_consistency, consistency_section
+    from failproof.metrics._robustness import VariantPair, pair_variants
+    from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
+    from failproof.metrics._scores import (
+        latency_summary,
+        overall_run_score,
+        penalty_score,
+        percentile,
+        suite_score,
+        weighted_run_score,
+    )
 
 __all__ = [
     "CORE_SECTIONS",
@@ -41,3 +46,28 @@ __all__ = [
     "suite_score",
     "weighted_run_score",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._base": (
+            "AggregateContext",
+            "Aggregator",
+            "aggregators",
+            "context_for",
+            "declare_section",
+            "section_models",
+        ),
+        "._consistency": ("case_consistency", "consistency_section"),
+        "._robustness": ("VariantPair", "pair_variants"),
+        "._run": ("CORE_SECTIONS", "RunAggregates", "aggregate_run"),
+        "._scores": (
+            "latency_summary",
+            "overall_run_score",
+            "penalty_score",
+            "percentile",
+            "suite_score",
+            "weighted_run_score",
+        ),
+    },
+)

@@ -1,6 +1,19 @@
 """The results store: SQLite, WAL mode, append-only named migrations."""
 
-from failproof.store._migrations import MIGRATIONS
-from failproof.store._store import RunSummary, Store
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.store._migrations import MIGRATIONS
+    from failproof.store._store import RunSummary, Store
 
 __all__ = ["MIGRATIONS", "RunSummary", "Store"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._migrations": ("MIGRATIONS",),
+        "._store": ("RunSummary", "Store"),
+    },
+)
