@@ -6,14 +6,14 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.store._migrations import MIGRATIONS
-    from failproof.store._store import RunSummary, Store
+    from failproof.store._store import ResultRow, RunSummary, Store, load_result
 
-__all__ = ["MIGRATIONS", "RunSummary", "Store"]
+__all__ = ["MIGRATIONS", "ResultRow", "RunSummary", "Store", "load_result"]
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "._migrations": ("MIGRATIONS",),
-        "._store": ("RunSummary", "Store"),
+        "._store": ("ResultRow", "RunSummary", "Store", "load_result"),
     },
 )

@@ -17,7 +17,10 @@ from failproof.errors import StoreError
 from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
 
-__all__ = ["RunSummary", "Store"]
+__all__ = ["ResultRow", "RunSummary", "Store", "load_result"]
+
+#: A stored result as its row: suite, case id, sample, primary class, the result's JSON.
+ResultRow = tuple[str, str, int, str, str]
 
 
 def _try_lock(fd: int) -> bool:
@@ -38,7 +41,7 @@ def _dumps(value: Any) -> str:
     return redact(json.dumps(value, default=str))
 
 
-def _load_result(blob: str) -> CaseResult:
+def load_result(blob: str) -> CaseResult:
     """A stored result; text that is not valid Unicode (lone surrogates) is repaired, not fatal."""
     try:
         return CaseResult.model_validate_json(blob)
@@ -50,12 +53,10 @@ _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
 
-def _result_row(
-    run_id: str, result: CaseResult, when: str
-) -> tuple[str, str, str, int, str, str, str]:
-    """The ``results`` row of one result (its JSON redacted)."""
+def _result_row(result: CaseResult) -> ResultRow:
+    """The stored form of one result (its JSON redacted)."""
     blob = redact(result.model_dump_json())
-    return (run_id, result.suite, result.case_id, result.sample, result.primary, blob, when)
+    return (result.suite, result.case_id, result.sample, result.primary, blob)
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ class Store:
 
     def add_result(self, run_id: str, result: CaseResult) -> None:
         """Store one result and commit, so that a crash right after loses nothing."""
-        self.add_results(run_id, (result,))
+        self.add_results(run_id, [result])
 
     def add_results(
         self,
@@ -230,19 +231,40 @@ class Store:
         results: Iterable[CaseResult],
         cached: Iterable[tuple[str, Response]] = (),
     ) -> None:
-        """Store results (and cache the ``(key, response)`` pairs) in one transaction, committed
-        before this returns: either all of them survive a crash right after, or none of them.
+        """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
+        `add_result_rows`)."""
+        self.add_result_rows(run_id, (_result_row(r) for r in results), cached)
+
+    def add_result_rows(
+        self,
+        run_id: str,
+        rows: Iterable[ResultRow],
+        cached: Iterable[tuple[str, Response]] = (),
+    ) -> None:
+        """Store rows (as `result_rows` reads them, from this or another store) and cache the
+        ``(key, response)`` pairs (errors are never cached) in one transaction, committed before
+        this returns: all of them survive a crash right after, or none of them. Each row replaces
+        any stored under its key (suite, case, sample), so adding the same rows twice changes
+        nothing.
 
         One commit for many results is the runner's group commit: results that finish together
         are stored together, and none is reported stored before the commit.
         """
-        when = utc_now().isoformat()
-        rows = [_result_row(run_id, result, when) for result in results]
-        entries = [(k, redact(r.model_dump_json()), when) for k, r in cached if r.error is None]
+        now = utc_now().isoformat()
+        entries = [(k, redact(r.model_dump_json()), now) for k, r in cached if r.error is None]
         with self._db:
-            self._db.executemany(_INSERT_RESULT, rows)
+            self._db.executemany(_INSERT_RESULT, ((run_id, *row, now) for row in rows))
             if entries:
                 self._db.executemany(_INSERT_CACHE, entries)
+
+    def result_rows(self, run_id: str) -> list[ResultRow]:
+        """The run's results as stored (JSON not parsed), in (suite, case_id, sample) order."""
+        rows = self._db.execute(
+            "SELECT suite, case_id, sample, primary_class, result_json FROM results "
+            "WHERE run_id = ? ORDER BY suite, case_id, sample",
+            (run_id,),
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def results(self, run_id: str) -> Iterator[CaseResult]:
         """The run's results in (suite, case_id, sample) order, read lazily."""
@@ -252,7 +274,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield _load_result(blob)
+                yield load_result(blob)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str, int]]:
         """(suite, case_id, sample) of every stored result of the run."""
@@ -280,7 +302,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield _load_result(blob)
+                yield load_result(blob)
 
     @contextmanager
     def lock_run(self, run_id: str) -> Iterator[None]:
