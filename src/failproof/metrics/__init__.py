@@ -1,5 +1,6 @@
-"""Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
+"""Run-level metrics: aggregators and accumulators, FailProof's suite and run scores, robustness."""
 
+from failproof.metrics._accumulate import Accumulator, Collect, TopN, accumulators, fold
 from failproof.metrics._base import (
     AggregateContext,
     Aggregator,
@@ -10,7 +11,7 @@ from failproof.metrics._base import (
 )
 from failproof.metrics._consistency import case_consistency, consistency_section
 from failproof.metrics._robustness import VariantPair, pair_variants
-from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
+from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run, aggregate_stream
 from failproof.metrics._scores import (
     latency_summary,
     overall_run_score,
@@ -22,16 +23,22 @@ from failproof.metrics._scores import (
 
 __all__ = [
     "CORE_SECTIONS",
+    "Accumulator",
     "AggregateContext",
     "Aggregator",
+    "Collect",
     "RunAggregates",
+    "TopN",
     "VariantPair",
+    "accumulators",
     "aggregate_run",
+    "aggregate_stream",
     "aggregators",
     "case_consistency",
     "consistency_section",
     "context_for",
     "declare_section",
+    "fold",
     "latency_summary",
     "overall_run_score",
     "pair_variants",

@@ -16,9 +16,15 @@ from typing import Any
 from pydantic import Field
 
 from failproof.core import CaseResult, OpenModel
+from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
-__all__ = ["case_consistency", "consistency_section"]
+__all__ = [
+    "ConsistencyAccumulator",
+    "case_consistency",
+    "consistency_section",
+    "verdict_consistency",
+]
 
 
 def _passed(result: CaseResult) -> bool:
@@ -29,7 +35,11 @@ def _passed(result: CaseResult) -> bool:
 
 def case_consistency(samples: Sequence[CaseResult]) -> dict[str, Any]:
     """pass^N, pass rate and flip rate of one case's samples (in sample order)."""
-    verdicts = [_passed(r) for r in sorted(samples, key=lambda r: r.sample)]
+    return verdict_consistency([_passed(r) for r in sorted(samples, key=lambda r: r.sample)])
+
+
+def verdict_consistency(verdicts: Sequence[bool]) -> dict[str, Any]:
+    """`case_consistency` from the samples' pass verdicts, in sample order."""
     flips = sum(a != b for a, b in pairwise(verdicts))
     return {
         "n": len(verdicts),
@@ -55,6 +65,10 @@ def consistency_section(
         {"suite": suite, "case_id": case_id, **case_consistency(group)}
         for (suite, case_id), group in sorted(groups.items())
     ]
+    return _run_level(cases)
+
+
+def _run_level(cases: list[dict[str, Any]]) -> dict[str, Any]:
     count = len(cases)
     return {
         "samples_per_case": max(c["n"] for c in cases),
@@ -64,6 +78,59 @@ def consistency_section(
         "mean_flip_rate": sum(c["flip_rate"] for c in cases) / count,
         "cases": cases,
     }
+
+
+class ConsistencyAccumulator:
+    """`consistency_section` in one pass: results arrive in key order, so the samples of a case
+    are adjacent. Per case only three counts are kept; the case names are read again (a second
+    pass over ``ctx.source``) only when some case repeats and the section is written."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.current: tuple[str, str] | None = None
+        self.verdicts: list[tuple[int, bool]] = []
+        self.stats: list[dict[str, Any]] = []
+        self.names: list[tuple[str, str]] = []
+        self.most = 0
+
+    def add(self, result: CaseResult) -> None:
+        key = (result.suite, result.case_id)
+        if key != self.current:
+            self._close()
+            self.current = key
+        self.verdicts.append((result.sample, _passed(result)))
+
+    def _close(self) -> None:
+        if self.current is None:
+            return
+        stats = verdict_consistency([v for _, v in sorted(self.verdicts, key=lambda p: p[0])])
+        self.most = max(self.most, stats["n"])
+        self.stats.append({k: stats[k] for k in ("n", "passed", "pass_rate", "flip_rate")})
+        self.verdicts = []
+
+    def finish(self) -> dict[str, Any] | None:
+        self._close()
+        if self.most < 2 or self.ctx.source is None:
+            return None
+        names = dict.fromkeys((r.suite, r.case_id) for r in self.ctx.source)
+        cases = [
+            {"suite": suite, "case_id": case_id, **_full(stats)}
+            for (suite, case_id), stats in zip(names, self.stats, strict=True)
+        ]
+        return _run_level(cases)
+
+
+def _full(stats: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "n": stats["n"],
+        "passed": stats["passed"],
+        "pass_all": int(stats["passed"] == stats["n"]),
+        "pass_rate": stats["pass_rate"],
+        "flip_rate": stats["flip_rate"],
+    }
+
+
+accumulators.register("consistency")(ConsistencyAccumulator)
 
 
 class CaseConsistency(OpenModel):

@@ -2,5 +2,6 @@
 
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._store import RunSummary, Store
+from failproof.store._stream import StoredResults
 
-__all__ = ["MIGRATIONS", "RunSummary", "Store"]
+__all__ = ["MIGRATIONS", "RunSummary", "Store", "StoredResults"]

@@ -16,6 +16,7 @@ from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_no
 from failproof.errors import StoreError
 from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
+from failproof.store._stream import StoredResults
 
 __all__ = ["RunSummary", "Store"]
 
@@ -223,6 +224,10 @@ class Store:
                     utc_now().isoformat(),
                 ),
             )
+
+    def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
+        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
+        return StoredResults(self.path, run_id, chunk=chunk)
 
     def results(self, run_id: str) -> Iterator[CaseResult]:
         """The run's results in (suite, case_id, sample) order, read lazily."""
