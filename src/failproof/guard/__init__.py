@@ -6,11 +6,11 @@
   U+FFFD), with the count of characters replaced.
 * `for_console`: text from outside made safe for the terminal (rich markup escaped, control
   and escape sequences shown as ``\\xNN``).
-* `atomic_write_text`: a file replaced in one step, never left half written.
+* `atomic_write_text`, `atomic_writer`: a file replaced in one step, never left half written.
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
 """
 
-from failproof.guard._files import atomic_write_text
+from failproof.guard._files import atomic_write_text, atomic_writer
 from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
 from failproof.guard._schema import linear_validator, regex_problems
 from failproof.guard._secrets import (
@@ -30,6 +30,7 @@ __all__ = [
     "RedactingStream",
     "add_secret",
     "atomic_write_text",
+    "atomic_writer",
     "clean_data",
     "clean_text",
     "for_console",

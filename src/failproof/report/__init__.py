@@ -7,7 +7,13 @@ from failproof.report._json import JsonRenderer
 from failproof.report._junit import JUnitRenderer
 from failproof.report._load import load_report, read_report
 from failproof.report._markdown import MarkdownRenderer, md_code, md_text
-from failproof.report._model import SCHEMA_VERSION, Report, build_report
+from failproof.report._model import (
+    SCHEMA_VERSION,
+    CaseDigest,
+    Report,
+    build_report,
+    build_report_streaming,
+)
 from failproof.report._page import asset, content_security_policy, render_page
 from failproof.report._present import headline
 from failproof.report._render import Renderer, parse_formats, renderers, write_reports
@@ -16,6 +22,7 @@ from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
     "SCHEMA_VERSION",
+    "CaseDigest",
     "ConsoleRenderer",
     "ExitCode",
     "HtmlRenderer",
@@ -28,6 +35,7 @@ __all__ = [
     "Value",
     "asset",
     "build_report",
+    "build_report_streaming",
     "case_verdict",
     "content_security_policy",
     "exit_code",

@@ -6,6 +6,7 @@ characters made visible, so a model output cannot restyle or take over the termi
 
 from __future__ import annotations
 
+import heapq
 import os
 import re
 import shutil
@@ -68,7 +69,7 @@ def _header(report: Report) -> Text:
         plain(report.run.id, 60),
         "   target ",
         plain(report.run.target.get("name", "?"), 40),
-        f"   {len(report.results):,} cases",
+        f"   {report.case_count:,} cases",
         plain(f"   selection {chosen}", 80) if (chosen := selection_text(report)) else "",
         "\n",
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
@@ -134,10 +135,11 @@ def _suites(report: Report) -> RichTable | None:
 
 
 def _failures(report: Report) -> RichTable | None:
-    failing = sorted(
-        (r for r in report.results if case_verdict(r) == "fail"),
+    failing = heapq.nsmallest(
+        _TOP_FAILURES,
+        (r for r in report.cases() if case_verdict(r) == "fail"),
         key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
-    )[:_TOP_FAILURES]
+    )
     if not failing:
         return None
     out = RichTable(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from failproof.guard import atomic_write_text, redact
 from failproof.report._html_data import OUTPUT_LIMIT, case_payload, script_json
+from failproof.report._html_pages import PAGE_SIZE, write_pages
 from failproof.report._model import Report
 from failproof.report._page import render_page
 from failproof.report._present import (
@@ -45,8 +48,22 @@ class HtmlRenderer(Renderer):
     def render(self, report: Report) -> str:
         return render_page("report.html", self.context(report), scripts=["report.js"])
 
-    def context(self, report: Report) -> dict[str, Any]:
-        """What the template draws: presented sections and the embedded case data."""
+    def write(self, report: Report, path: Path) -> None:
+        """One file up to `PAGE_SIZE` cases; beyond, the case rows go into page files in the
+        folder ``<name>.cases`` beside it (scripts the page loads one at a time)."""
+        source = report.source
+        if source is None or len(source) <= PAGE_SIZE:
+            super().write(report, path)
+            return
+        pages = write_pages(report, source, path.with_name(path.stem + ".cases"))
+        page = render_page(
+            "report.html", self.context(report, pages), scripts=["report.js"], own_scripts=True
+        )
+        atomic_write_text(path, redact(page))
+
+    def context(self, report: Report, pages: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What the template draws: presented sections and the embedded case data (or, for a
+        paged report, its first page and where the others are)."""
         index = CaseIndex(report)
         return {
             "report": report,
@@ -67,6 +84,6 @@ class HtmlRenderer(Renderer):
             "clusters": clusters(report, index),
             "safe": safe_view(report, index),
             "extras": extras(report, index),
-            "data_json": Markup(script_json(case_payload(report))),
+            "data_json": Markup(script_json(pages if pages else case_payload(report))),
             "output_limit": OUTPUT_LIMIT,
         }

@@ -7,8 +7,9 @@ report stops, with a notice, before GitHub's 65,536-character limit for a commen
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
@@ -100,7 +101,7 @@ def _header(report: Report) -> list[str]:
         f"**{verdicts}**"
         f" · target {md_code(run.target.get('name', '?'))}"
         f" · suites {', '.join(md_text(s) for s in run.suites) or '–'}"
-        f" · {len(report.results):,} cases"
+        f" · {report.case_count:,} cases"
         + (f" · selection {md_code(chosen)}" if (chosen := selection_text(report)) else ""),
         "",
         *(_stats([s for s in headline(report) if s.primary])),
@@ -135,25 +136,32 @@ def _reason(result: CaseResult) -> str:
     return md_text(result.error or "")
 
 
-def _failing(results: Sequence[CaseResult]) -> list[str]:
-    failing = sorted(
-        (r for r in results if case_verdict(r) != "pass"), key=lambda r: case_verdict(r) != "fail"
-    )
+def _failing(results: Iterable[CaseResult]) -> list[str]:
+    counted = [0]
+
+    def not_passed() -> Iterator[CaseResult]:
+        for result in results:
+            if case_verdict(result) != "pass":
+                counted[0] += 1
+                yield result
+
+    failing = heapq.nsmallest(_FAILING_ROWS, not_passed(), key=lambda r: case_verdict(r) != "fail")
+    total = counted[0]
     if not failing:
         return []
     lines = [
-        f"### Failing and review cases ({len(failing):,})",
+        f"### Failing and review cases ({total:,})",
         "",
         _row(["case", "suite", "class", "why", "output"]),
         _row(["---"] * 5),
     ]
-    for r in failing[:_FAILING_ROWS]:
+    for r in failing:
         output = md_code(r.output or r.error or "", 100)
         lines.append(
             _row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), output])
         )
-    if len(failing) > _FAILING_ROWS:
-        lines.append(f"\n_{len(failing) - _FAILING_ROWS:,} more in the full report._")
+    if total > _FAILING_ROWS:
+        lines.append(f"\n_{total - _FAILING_ROWS:,} more in the full report._")
     return [*lines, ""]
 
 
@@ -173,7 +181,7 @@ def _sections(report: Report) -> list[str]:
             _row(["---", "---:"]),
         ]
         lines += [_row([md_text(m), f"{n:,}"]) for m, n in modes] + [""]
-    lines += _failing(report.results)
+    lines += _failing(report.cases())
     if safe := safe_view(report, index):
         labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
         lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]

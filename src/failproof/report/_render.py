@@ -25,6 +25,11 @@ class Renderer(ABC):
     def render(self, report: Report) -> str:
         """The report in this format."""
 
+    def write(self, report: Report, path: Path) -> None:
+        """Write the report to ``path`` in one step, every secret redacted. Renderers whose
+        files grow with the cases override this to write them in parts."""
+        atomic_write_text(path, redact(self.render(report)))
+
 
 renderers: Registry[type[Renderer]] = Registry("renderer")
 
@@ -65,6 +70,6 @@ def write_reports(
     for name in file_formats:
         renderer = renderers.get(name)()
         path = output if single else output / renderer.filename
-        atomic_write_text(path, redact(renderer.render(report)))
+        renderer.write(report, path)
         written.append(path)
     return written

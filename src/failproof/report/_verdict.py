@@ -51,7 +51,7 @@ def exit_code(report: Report, fail_under: float | None = None) -> ExitCode:
     if fail_under is not None:
         score = report.summary.get("overall_run_score")
         return ExitCode.OK if score is not None and score >= fail_under else ExitCode.FAILURE
-    verdicts = {case_verdict(r) for r in report.results}
+    verdicts = {v for v, n in report.digest().verdicts.items() if n}
     if "fail" in verdicts or report.summary.get("unanswered"):
         return ExitCode.FAILURE
     return ExitCode.REVIEW if "review" in verdicts else ExitCode.OK

@@ -9,9 +9,10 @@ bytes), which orders like Python's ``str`` comparison: the order is the report's
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import overload
 
 from failproof.core import CaseResult
 from failproof.errors import StoreError
@@ -22,12 +23,13 @@ _COLUMNS = "SELECT suite, case_id, sample, result_json FROM results WHERE run_id
 _ORDER = " ORDER BY suite, case_id, sample LIMIT ?"
 
 
-class StoredResults:
-    """The results of run ``run_id`` in ``path``, in (suite, case_id, sample) order, re-iterable.
+class StoredResults(Sequence[CaseResult]):
+    """The results of run ``run_id`` in ``path``, in (suite, case_id, sample) order: a sequence
+    that reads the store on demand and holds none of them.
 
-    ``len()`` counts rows (one query); every ``iter()`` is a fresh pass. `rank` and `at` find a
-    case's position and a case by position with an index lookup each, for the few cases a report
-    links to by name.
+    ``len()`` counts rows (one query, then remembered: the run is finished); every ``iter()`` is a
+    fresh pass. `rank` and `at` (``source[i]``) find a case's position and a case by position,
+    for the few cases a report links to by name; reading many by position is slow, iterate.
     """
 
     def __init__(self, path: str | Path, run_id: str, *, chunk: int = 1000) -> None:
@@ -52,6 +54,20 @@ class StoredResults:
     def __iter__(self) -> Iterator[CaseResult]:
         return self.chunks_flat()
 
+    @overload
+    def __getitem__(self, index: int) -> CaseResult: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[CaseResult]: ...
+    def __getitem__(self, index: int | slice) -> CaseResult | list[CaseResult]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            return [self.at(i) for i in range(start, stop, step)]
+        if index < 0:
+            index += len(self)
+        if index < 0:
+            raise IndexError(index)
+        return self.at(index)
+
     def chunks(self) -> Iterator[list[CaseResult]]:
         """The results, ``chunk`` at a time."""
         from failproof.store._store import _load_result
@@ -69,6 +85,18 @@ class StoredResults:
     def chunks_flat(self) -> Iterator[CaseResult]:
         for block in self.chunks():
             yield from block
+
+    def keys(self) -> Iterator[tuple[str, str, int]]:
+        """Every result's (suite, case_id, sample), in order, without reading the results."""
+        query = "SELECT suite, case_id, sample FROM results WHERE run_id = ?"
+        with closing(self._connect()) as db:
+            rows = db.execute(query + _ORDER, (self.run_id, self.chunk * 10)).fetchall()
+            while rows:
+                yield from ((str(a), str(b), int(c)) for a, b, c in rows)
+                rows = db.execute(
+                    query + " AND (suite, case_id, sample) > (?, ?, ?)" + _ORDER,
+                    (self.run_id, *rows[-1], self.chunk * 10),
+                ).fetchall()
 
     def rank(self, key: tuple[str, str, int]) -> int | None:
         """The position of the result with ``key`` in the order, or None when there is none."""
