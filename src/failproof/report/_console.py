@@ -6,7 +6,6 @@ characters made visible, so a model output cannot restyle or take over the termi
 
 from __future__ import annotations
 
-import heapq
 import os
 import re
 import shutil
@@ -20,7 +19,7 @@ from rich.text import Text
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt, format_value, value_of
-from failproof.report._model import Report
+from failproof.report._model import CONSOLE_FAILURES, Report
 from failproof.report._present import (
     CaseIndex,
     Stat,
@@ -35,7 +34,6 @@ from failproof.report._present_judge import judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
-from failproof.report._verdict import case_verdict
 
 __all__ = ["ConsoleRenderer", "plain"]
 
@@ -52,7 +50,7 @@ _STYLE = {
     "tool_error": "bright_black",
     "unscored": "dim",
 }
-_TOP_FAILURES = 8
+_TOP_FAILURES = CONSOLE_FAILURES
 _VERDICT_KEYS = ("pass_rate", "risk_gate_pass_rate")
 
 
@@ -135,11 +133,7 @@ def _suites(report: Report) -> RichTable | None:
 
 
 def _failures(report: Report) -> RichTable | None:
-    failing = heapq.nsmallest(
-        _TOP_FAILURES,
-        (r for r in report.cases() if case_verdict(r) == "fail"),
-        key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
-    )
+    failing = report.digest().failing.items()
     if not failing:
         return None
     out = RichTable(

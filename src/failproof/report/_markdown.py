@@ -7,14 +7,13 @@ report stops, with a notice, before GitHub's 65,536-character limit for a commen
 
 from __future__ import annotations
 
-import heapq
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt
-from failproof.report._model import Report
+from failproof.report._model import LISTED_NOT_PASSED, Report
 from failproof.report._present import (
     CaseIndex,
     Stat,
@@ -32,12 +31,11 @@ from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._tables import Table
-from failproof.report._verdict import case_verdict
 
 __all__ = ["MAX_CHARS", "MarkdownRenderer", "md_code", "md_text", "truncate"]
 
 MAX_CHARS = 65_000
-_FAILING_ROWS = 30
+_FAILING_ROWS = LISTED_NOT_PASSED
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _TICKS = re.compile(r"`+")
 _PIPE = re.compile(r"(\\*)\|")
@@ -136,17 +134,10 @@ def _reason(result: CaseResult) -> str:
     return md_text(result.error or "")
 
 
-def _failing(results: Iterable[CaseResult]) -> list[str]:
-    counted = [0]
-
-    def not_passed() -> Iterator[CaseResult]:
-        for result in results:
-            if case_verdict(result) != "pass":
-                counted[0] += 1
-                yield result
-
-    failing = heapq.nsmallest(_FAILING_ROWS, not_passed(), key=lambda r: case_verdict(r) != "fail")
-    total = counted[0]
+def _failing(report: Report) -> list[str]:
+    digest = report.digest()
+    failing = digest.not_passed.items()
+    total = digest.total - digest.verdicts["pass"]
     if not failing:
         return []
     lines = [
@@ -181,7 +172,7 @@ def _sections(report: Report) -> list[str]:
             _row(["---", "---:"]),
         ]
         lines += [_row([md_text(m), f"{n:,}"]) for m, n in modes] + [""]
-    lines += _failing(report.cases())
+    lines += _failing(report)
     if safe := safe_view(report, index):
         labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
         lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]

@@ -21,30 +21,59 @@ from failproof.core import (
     Summary,
     utc_now,
 )
-from failproof.metrics import aggregate_run, aggregate_stream
+from failproof.metrics import TopN, aggregate_run, aggregate_stream
+from failproof.report._case_verdict import case_verdict
 from failproof.store import Store, StoredResults
 
-__all__ = ["SCHEMA_VERSION", "CaseDigest", "Report", "build_report", "build_report_streaming"]
+__all__ = [
+    "CONSOLE_FAILURES",
+    "LISTED_NOT_PASSED",
+    "SCHEMA_VERSION",
+    "CaseDigest",
+    "Report",
+    "build_report",
+    "build_report_streaming",
+]
 
 SCHEMA_VERSION = "1.0"
 
 
+#: Failing cases the console lists, and failing or review cases the Markdown lists.
+CONSOLE_FAILURES = 8
+LISTED_NOT_PASSED = 30
+
+
+def _risk_order(result: CaseResult) -> tuple[bool, float]:
+    return (
+        result.primary == "pass",
+        -(result.case_score.weighted_risk if result.case_score else 0.0),
+    )
+
+
 @dataclass
 class CaseDigest:
-    """What the renderers count over every case: verdicts (``verdicts``: the worst any scorer
-    gave; ``shown``: the same with target errors apart) and the number of cases."""
+    """What the renderers count or list over every case, gathered in the report's one pass:
+    verdicts (``verdicts``: the worst any scorer gave; ``shown``: the same with target errors
+    apart), the riskiest failing cases (console) and the first failing, then review, cases
+    (Markdown), each list bounded."""
 
     verdicts: Counter[str] = field(default_factory=Counter)
     shown: Counter[str] = field(default_factory=Counter)
     total: int = 0
+    failing: TopN = field(default_factory=lambda: TopN(CONSOLE_FAILURES, _risk_order))
+    not_passed: TopN = field(
+        default_factory=lambda: TopN(LISTED_NOT_PASSED, lambda r: case_verdict(r) != "fail")
+    )
 
     def add(self, result: CaseResult) -> None:
-        from failproof.report._verdict import case_verdict
-
         verdict = case_verdict(result)
         self.verdicts[verdict] += 1
         self.shown["error" if result.error is not None else verdict] += 1
         self.total += 1
+        if verdict == "fail":
+            self.failing.add(result)
+        if verdict != "pass":
+            self.not_passed.add(result)
 
 
 class Report(BaseModel):

@@ -350,7 +350,7 @@ class CaseIndex:
         self._by_key: dict[tuple[str, str], int] = {}
         self._by_id: dict[str, int] = {}
         self._found: dict[int, CaseResult] = {}
-        for i, result in enumerate(report.results):
+        for i, result in enumerate(report.results if self.source is None else ()):
             self._by_sample.setdefault(result.key, i)
             self._by_key.setdefault((result.suite, result.case_id), i)
             self._by_id.setdefault(result.case_id, i)
