@@ -3,6 +3,7 @@
 from failproof.report._console import ConsoleRenderer
 from failproof.report._format import Kind, Value, format_value, value_of
 from failproof.report._html import HtmlRenderer
+from failproof.report._html_pages import PAGE_SIZE
 from failproof.report._json import JsonRenderer
 from failproof.report._junit import JUnitRenderer
 from failproof.report._load import load_report, read_report
@@ -21,6 +22,7 @@ from failproof.report._schema import report_json_schema
 from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
+    "PAGE_SIZE",
     "SCHEMA_VERSION",
     "CaseDigest",
     "ConsoleRenderer",

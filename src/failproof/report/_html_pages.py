@@ -57,13 +57,15 @@ def write_pages(report: Report, source: StoredResults, folder: Path) -> dict[str
 def _dots(
     chunk: list[Any], offset: int, points: dict[int, tuple[Any, Any, Any]]
 ) -> list[list[Any]]:
-    """Scatter points of the chunk: index, cluster, x, y, class, category, severity, verdict."""
+    """Scatter points of the chunk: index, cluster, x, y, class, category, severity, verdict,
+    case id, suite and the start of the output (the tip shows it without loading the page)."""
     out = []
     for i, result in enumerate(chunk, offset):
         if i in points:
             cluster, x, y = points[i]
             out.append(
                 [i, cluster, round(x, 4), round(y, 4), result.primary, result.category,
-                 result.severity, case_verdict(result)]
+                 result.severity, case_verdict(result), result.case_id, result.suite,
+                 (result.error or result.output)[:160]]
             )  # fmt: skip
     return out
