@@ -105,7 +105,9 @@ def test_a_large_report_pages_its_cases_beside_the_page(tmp_path: Path) -> None:
         report = build_report_streaming(store, "r1")
     (tmp_path / "report.cases").mkdir()
     (tmp_path / "report.cases" / "page-00009.js").write_text("stale")
-    HtmlRenderer().write(report, tmp_path / "report.html")
+    write_reports(report, ["json", "html", "junit", "markdown"], tmp_path)  # one pass: json, ...
+    assert len(json.loads((tmp_path / "report.json").read_text())["results"]) == PAGE_SIZE + 5
+    assert (tmp_path / "report.md").is_file()
     pages = sorted(p.name for p in (tmp_path / "report.cases").iterdir())
     assert pages == ["page-00001.js", "page-00002.js"]
     second = (tmp_path / "report.cases" / "page-00002.js").read_text()

@@ -8,17 +8,17 @@ first page, the scatter's points, and loads the others when they are shown, one 
 
 from __future__ import annotations
 
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from failproof.core import CaseResult
 from failproof.guard import atomic_write_text, redact
 from failproof.report._html_data import page_payload, script_json, stored_points
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
 from failproof.store import StoredResults
 
-__all__ = ["PAGE_SIZE", "page_name", "write_pages"]
+__all__ = ["PAGE_SIZE", "PageWriter", "page_name", "write_pages"]
 
 PAGE_SIZE = 1000  # cases per page file; a report with no more stays one self-contained file
 
@@ -28,34 +28,58 @@ def page_name(number: int) -> str:
     return f"page-{number + 1:05d}.js"
 
 
+class PageWriter:
+    """Page files written as the cases arrive, `PAGE_SIZE` at a time, into ``folder`` (its old
+    pages removed first); `close` gives the first page's data, the scatter's points and the
+    paging facts for the report page."""
+
+    def __init__(self, report: Report, source: StoredResults, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("page-*.js"):
+            old.unlink()
+        self.folder, self.total = folder, len(source)
+        self.points = stored_points(report, source)
+        self.dots: list[list[Any]] = []
+        self.chunk: list[CaseResult] = []
+        self.first: dict[str, Any] = {}
+        self.number = 0
+
+    def add(self, result: CaseResult) -> None:
+        self.chunk.append(result)
+        if len(self.chunk) == PAGE_SIZE:
+            self._flush()
+
+    def _flush(self) -> None:
+        offset = self.number * PAGE_SIZE
+        payload = page_payload(self.chunk, offset, self.points)
+        self.dots += _dots(self.chunk, offset, self.points)
+        text = f"fpPage({self.number}, {script_json(payload)});\n"
+        atomic_write_text(self.folder / page_name(self.number), redact(text))
+        self.first = self.first or payload
+        self.number += 1
+        self.chunk = []
+
+    def close(self) -> dict[str, Any]:
+        if self.chunk:
+            self._flush()
+        paging = {"pages": self.number, "size": PAGE_SIZE, "total": self.total}
+        return self.first | {
+            "paging": paging | {"dir": self.folder.name},
+            "points": self.dots,
+            "has_points": bool(self.dots),
+        }
+
+
 def write_pages(report: Report, source: StoredResults, folder: Path) -> dict[str, Any]:
-    """Write every page file into ``folder`` (old pages removed); the first page's data, the
-    scatter's points and the paging facts for the report page."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("page-*.js"):
-        old.unlink()
-    points = stored_points(report, source)
-    dots: list[list[Any]] = []
-    cases = iter(source)
-    first: dict[str, Any] = {}
-    number = 0
-    while chunk := list(islice(cases, PAGE_SIZE)):
-        offset = number * PAGE_SIZE
-        payload = page_payload(chunk, offset, points)
-        dots += _dots(chunk, offset, points)
-        text = f"fpPage({number}, {script_json(payload)});\n"
-        atomic_write_text(folder / page_name(number), redact(text))
-        first = first or payload
-        number += 1
-    return first | {
-        "paging": {"pages": number, "size": PAGE_SIZE, "total": len(source), "dir": folder.name},
-        "points": dots,
-        "has_points": bool(dots),
-    }
+    """Every page file of ``report`` written into ``folder``; what `PageWriter.close` gives."""
+    writer = PageWriter(report, source, folder)
+    for result in source:
+        writer.add(result)
+    return writer.close()
 
 
 def _dots(
-    chunk: list[Any], offset: int, points: dict[int, tuple[Any, Any, Any]]
+    chunk: list[CaseResult], offset: int, points: dict[int, tuple[Any, Any, Any]]
 ) -> list[list[Any]]:
     """Scatter points of the chunk: index, cluster, x, y, class, category, severity, verdict,
     case id, suite and the start of the output (the tip shows it without loading the page)."""

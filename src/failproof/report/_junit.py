@@ -13,6 +13,7 @@ import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,7 +23,7 @@ from failproof.report._model import Report
 from failproof.report._render import Renderer, renderers
 from failproof.report._verdict import case_verdict
 
-__all__ = ["JUnitRenderer", "write_junit", "xml_text"]
+__all__ = ["JUnitRenderer", "JUnitSink", "write_junit", "xml_text"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
@@ -187,21 +188,28 @@ def _by_suite(report: Report) -> Iterator[CaseResult]:
         yield from group
 
 
-def write_junit(report: Report, out: TextIO) -> None:
-    """The JUnit XML of ``report`` written to ``out`` case by case (suites are contiguous in
-    report order)."""
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
-        totals: list[dict[str, int]] = []
-        suite: _SuiteWriter | None = None
-        for result in _by_suite(report):
-            if suite is None or suite.name != result.suite:
-                if suite is not None:
-                    totals.append(suite.close(body))
-                suite = _SuiteWriter(report, result.suite)
-            suite.add(result)
-        if suite is not None:
-            totals.append(suite.close(body))
-        root = ET.Element("testsuites", name=xml_text(f"failproof {report.run.id}"))
+class JUnitSink:
+    """The JUnit XML of ``report`` written to ``out`` one case at a time (cases of a suite come
+    together); the testsuites' element, which carries the totals, is written at `close`."""
+
+    def __init__(self, report: Report, out: TextIO) -> None:
+        self.report, self.out = report, out
+        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in close)
+        self.totals: list[dict[str, int]] = []
+        self.suite: _SuiteWriter | None = None
+
+    def add(self, result: CaseResult) -> None:
+        if self.suite is None or self.suite.name != result.suite:
+            if self.suite is not None:
+                self.totals.append(self.suite.close(self.body))
+            self.suite = _SuiteWriter(self.report, result.suite)
+        self.suite.add(result)
+
+    def close(self) -> None:
+        if self.suite is not None:
+            self.totals.append(self.suite.close(self.body))
+        totals = self.totals
+        root = ET.Element("testsuites", name=xml_text(f"failproof {self.report.run.id}"))
         root.attrib.update(
             tests=str(sum(t["tests"] for t in totals)),
             failures=str(sum(t["failure"] for t in totals)),
@@ -209,14 +217,24 @@ def write_junit(report: Report, out: TextIO) -> None:
             skipped=str(sum(t["skipped"] for t in totals)),
             time=f"{sum(t['seconds'] for t in totals) / 1000:.3f}",
         )
-        opening = ET.tostring(root, encoding="unicode")
+        opening = redact(ET.tostring(root, encoding="unicode"))
+        head = '<?xml version="1.0" encoding="UTF-8"?>\n'
         if not totals:
-            out.write(f'<?xml version="1.0" encoding="UTF-8"?>\n{redact(opening)}\n')
-            return
-        out.write('<?xml version="1.0" encoding="UTF-8"?>\n' + redact(opening[: -len(" />")]) + ">")
-        body.seek(0)
-        shutil.copyfileobj(body, out)
-        out.write("\n</testsuites>\n")
+            self.out.write(f"{head}{opening}\n")
+        else:
+            self.out.write(head + opening[: -len(" />")] + ">")
+            self.body.seek(0)
+            shutil.copyfileobj(self.body, self.out)
+            self.out.write("\n</testsuites>\n")
+        self.body.close()
+
+
+def write_junit(report: Report, out: TextIO) -> None:
+    """The JUnit XML of ``report`` written to ``out`` case by case."""
+    sink = JUnitSink(report, out)
+    for result in _by_suite(report):
+        sink.add(result)
+    sink.close()
 
 
 @renderers.register("junit")
@@ -234,3 +252,6 @@ class JUnitRenderer(Renderer):
     def write(self, report: Report, path: Path) -> None:
         with atomic_writer(path) as out:
             write_junit(report, out)
+
+    def sink(self, report: Report, path: Path, files: ExitStack) -> JUnitSink:
+        return JUnitSink(report, files.enter_context(atomic_writer(path)))
