@@ -11,23 +11,28 @@ The library API; the ``failproof`` command is a thin layer over it::
     print(outcome.report.summary["overall_run_score"])
 """
 
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports as _lazy_exports
 from failproof._version import __version__
-from failproof.config import Settings, load_settings
-from failproof.core import Case, CaseResult, Response, Run, Suite
-from failproof.errors import FailproofError
-from failproof.report import Report, build_report, exit_code, write_reports
-from failproof.runner import (
-    RunOutcome,
-    RunRequest,
-    ScoreOutcome,
-    rescore_run,
-    resume_run,
-    score_responses,
-    start_run,
-)
-from failproof.store import Store
-from failproof.suites import load_suite, load_suites, resolve_suite
-from failproof.targets import Target, create_target
+
+if TYPE_CHECKING:
+    from failproof.config import Settings, load_settings
+    from failproof.core import Case, CaseResult, Response, Run, Suite
+    from failproof.errors import FailproofError
+    from failproof.report import Report, build_report, exit_code, write_reports
+    from failproof.runner import (
+        RunOutcome,
+        RunRequest,
+        ScoreOutcome,
+        rescore_run,
+        resume_run,
+        score_responses,
+        start_run,
+    )
+    from failproof.store import Store
+    from failproof.suites import load_suite, load_suites, resolve_suite
+    from failproof.targets import Target, create_target
 
 __all__ = [
     "Case",
@@ -57,3 +62,25 @@ __all__ = [
     "start_run",
     "write_reports",
 ]
+
+__getattr__, __dir__ = _lazy_exports(
+    __name__,
+    {
+        ".config": ("Settings", "load_settings"),
+        ".core": ("Case", "CaseResult", "Response", "Run", "Suite"),
+        ".errors": ("FailproofError",),
+        ".report": ("Report", "build_report", "exit_code", "write_reports"),
+        ".runner": (
+            "RunOutcome",
+            "RunRequest",
+            "ScoreOutcome",
+            "rescore_run",
+            "resume_run",
+            "score_responses",
+            "start_run",
+        ),
+        ".store": ("Store",),
+        ".suites": ("load_suite", "load_suites", "resolve_suite"),
+        ".targets": ("Target", "create_target"),
+    },
+)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from failproof.config import Settings, load_settings
+if TYPE_CHECKING:
+    from failproof.config import Settings
 
 __all__ = [
     "ConfigOpt",
@@ -78,6 +79,8 @@ VerboseOpt = Annotated[
 
 def settings_from(config: Path | None, **flags: object) -> Settings:
     """Settings with the command's flags on top (flags left at None fall through)."""
+    from failproof.config import load_settings
+
     nested: dict[str, dict[str, object]] = {}
     for key, value in flags.items():
         section, _, name = key.partition("__")

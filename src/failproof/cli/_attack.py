@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from failproof.attack import (
-    AttackContext,
-    AttackInterrupted,
-    AttackReport,
-    AttackRequest,
-    Prices,
-    StrategyOptions,
-    attack_html,
-    attack_markdown,
-    build_attack_report,
-    replay_attack,
-    resume_attack,
-    start_attack,
-)
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import stderr
 from failproof.cli._select import (
@@ -32,11 +18,13 @@ from failproof.cli._select import (
     selection_from,
 )
 from failproof.cli._target_options import target_options
-from failproof.config import Settings
-from failproof.core import Attack, AttackStep
 from failproof.errors import ConfigError
-from failproof.runner import new_run_id, suite_source
-from failproof.store import Store
+
+if TYPE_CHECKING:
+    from failproof.attack import AttackContext, AttackReport, AttackRequest
+    from failproof.config import Settings
+    from failproof.core import Attack, AttackStep
+    from failproof.store import Store
 
 __all__ = ["attack", "attack_formats", "execute_attack"]
 
@@ -53,6 +41,8 @@ def _request(
             hint="e.g. failproof attack jailbreak --target openai:m --attacker openai:m "
             "--strategy iterative",
         )
+    from failproof.runner import suite_source
+
     return [suite_source(s) for s in suites], target, attacker, strategy
 
 
@@ -82,6 +72,8 @@ def write_attack_report(
 
 
 def _render(report: AttackReport, name: str) -> str:
+    from failproof.attack import attack_html, attack_markdown
+
     if name == "markdown":
         return attack_markdown(report)
     if name == "html":
@@ -97,6 +89,10 @@ def _progress(ctx: AttackContext) -> None:
 
 
 def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
+    from failproof.attack import AttackInterrupted, resume_attack, start_attack
+    from failproof.runner import new_run_id
+    from failproof.store import Store
+
     store = Store(settings.db_path)
     attack_id = request if isinstance(request, str) else new_run_id()
     if not quiet:
@@ -226,6 +222,9 @@ def attack(
     Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
     interrupted (the command to resume is printed).
     """
+    from failproof.attack import AttackRequest, Prices, StrategyOptions, replay_attack
+    from failproof.store import Store
+
     settings = settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm)
     chosen = attack_formats(format)
     if replay:
@@ -295,6 +294,8 @@ def _finish(
     stem: str,
 ) -> None:
     """Write the report, say how each strategy did; exit 1 when any case broke."""
+    from failproof.attack import build_attack_report
+
     report = build_attack_report(attacks)
     for path in write_attack_report(report, formats, folder, stem):
         stderr.print(f"wrote {path}", highlight=False)

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import stderr
-from failproof.config import Settings, with_judge_key
-from failproof.judge import JudgeAnswer, calibrate_judge
-from failproof.judgment import (
-    CalibrationReport,
-    LabelledSet,
-    LabelSpec,
-    calibrate,
-    format_table,
-    load_peers,
-    read_labelled_csv,
-)
+
+if TYPE_CHECKING:
+    from failproof.config import Settings
+    from failproof.judge import JudgeAnswer
+    from failproof.judgment import CalibrationReport, LabelledSet
 
 
 def _split(values: str | None) -> list[str] | None:
@@ -88,6 +82,9 @@ def calibrate_command(
 ) -> None:
     """Measure failproof's refusal judgment (and optional peer detectors, and an LLM judge with
     --judge) on a labelled CSV."""
+    from failproof.config import with_judge_key
+    from failproof.judgment import LabelSpec, calibrate, format_table, load_peers, read_labelled_csv
+
     data = read_labelled_csv(
         labelled,
         response_col=response_col,
@@ -111,6 +108,9 @@ def calibrate_command(
 def _with_judge(
     report: CalibrationReport, data: LabelledSet, settings: Settings
 ) -> CalibrationReport:
+    from failproof.judge import calibrate_judge
+    from failproof.judgment import CalibrationReport
+
     done = [0]
 
     def tick(_answer: JudgeAnswer) -> None:

@@ -7,7 +7,6 @@ import json
 import typer
 
 from failproof.cli._app import ConfigOpt, app, settings_from
-from failproof.config import settings_reference
 
 config_app = typer.Typer(help="Show the effective configuration and the list of every setting.")
 app.add_typer(config_app, name="config")
@@ -23,4 +22,6 @@ def show(config: ConfigOpt = None) -> None:
 @config_app.command("reference")
 def reference() -> None:
     """Every setting with its TOML key, environment variable, default and meaning (Markdown)."""
+    from failproof.config import settings_reference
+
     typer.echo(settings_reference(), nl=False)

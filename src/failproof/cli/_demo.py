@@ -10,7 +10,6 @@ from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app,
 from failproof.cli._demo_cases import DEMO_LIMIT, demo_request
 from failproof.cli._output import stderr
 from failproof.cli._run import RunFlags, execute
-from failproof.targets import parse_target_spec
 
 #: Seconds one answer of a local CPU model may take: SmolLM2's 160 tokens take 2-10 s on two
 #: cores; a timeout stops the generation, so only a stalled machine reaches it.
@@ -21,6 +20,8 @@ def _sized_to_the_machine(target: str, threads: int | None, timeout: float | Non
     """Run settings for the demo. A local model: one call at a time, no retries (a deterministic
     model answers a retry no faster) and a timeout that fits a CPU; threads come from the
     machine in the target unless given."""
+    from failproof.targets import parse_target_spec
+
     flags: RunFlags = {"run__threads": threads, "run__timeout_s": timeout}
     if parse_target_spec(target)[0] == "local":
         flags |= {"run__concurrency": 1, "run__retries": 0}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from failproof.core import Case, Suite
 from failproof.errors import InputError
-from failproof.runner import RunRequest
-from failproof.suites import builtin_suite_names, load_suites
+
+if TYPE_CHECKING:
+    from failproof.core import Case, Suite
+    from failproof.runner import RunRequest
 
 __all__ = ["DEMO_LIMIT", "demo_cases", "demo_request"]
 
@@ -35,6 +37,9 @@ def demo_cases(suites: Sequence[Suite], limit: int = DEMO_LIMIT) -> list[Case]:
 
 def demo_request(target: str = "local", limit: int = DEMO_LIMIT) -> RunRequest:
     """The demo's run: the built-in suites narrowed to `demo_cases`."""
+    from failproof.runner import RunRequest
+    from failproof.suites import builtin_suite_names, load_suites
+
     names = builtin_suite_names()
     if not names:
         raise InputError("failproof ships no built-in suites in this installation")

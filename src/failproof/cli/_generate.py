@@ -9,11 +9,11 @@ import typer
 
 from failproof.cli._app import VerboseOpt, app
 from failproof.cli._output import stderr
-from failproof.generate import generate_variants, mutators, write_suite
-from failproof.suites import load_suites
 
 
 def _mutator_names(value: str) -> list[str]:
+    from failproof.generate import mutators
+
     names = [n.strip() for n in value.split(",") if n.strip()]
     return mutators.names() if "all" in names else names
 
@@ -47,6 +47,9 @@ def generate(
     verbose: VerboseOpt = False,
 ) -> None:
     """Write variants of every case (typos, homoglyphs, base64, injection, ...) as a suite."""
+    from failproof.generate import generate_variants, write_suite
+    from failproof.suites import load_suites
+
     loaded = load_suites(suites)
     outcome = generate_variants(
         loaded, _mutator_names(mutator), per_case=per_case, seed=seed, name=name

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from failproof.cli._app import app
 from failproof.cli._output import stderr
-from failproof.core import Severity
+from failproof.core._severity import Severity
 from failproof.errors import InputError
-from failproof.importers import (
-    CsvColumns,
-    ImportResult,
-    import_csv,
-    import_garak,
-    import_promptfoo,
-    parse_expect,
-)
+
+if TYPE_CHECKING:
+    from failproof.importers import ImportResult
 
 import_app = typer.Typer(
     help="Turn other tools' test files into failproof suites (promptfoo, garak, CSV). Prints "
@@ -60,6 +55,8 @@ def _readable(path: Path) -> Path:
 def promptfoo(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
     """A promptfooconfig.yaml: one case per prompt and test; deterministic assertions become
     expectations, the others are listed as not mapped."""
+    from failproof.importers import import_promptfoo
+
     _write(import_promptfoo(_readable(source), name), output)
 
 
@@ -67,6 +64,8 @@ def promptfoo(source: SourceArg, output: OutOpt = None, name: NameOpt = None) ->
 def garak(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
     """A garak report.jsonl: the prompts of its attempts, which detectors fired (metadata), and
     the detectors with an equivalent as expectations."""
+    from failproof.importers import import_garak
+
     _write(import_garak(_readable(source), name), output)
 
 
@@ -98,6 +97,8 @@ def csv_(
 ) -> None:
     """A CSV of prompts (HarmBench, AdvBench, JailbreakBench style): one case per row; the other
     columns are kept as metadata."""
+    from failproof.importers import CsvColumns, import_csv, parse_expect
+
     columns = CsvColumns(
         prompt=prompt_column,
         category=category_column,

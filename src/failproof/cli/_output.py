@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from failproof.config import Settings
-from failproof.core import is_run_id
 from failproof.errors import InputError
 from failproof.guard import for_console
-from failproof.report import Report, parse_formats, renderers, write_reports
+
+if TYPE_CHECKING:
+    from failproof.config import Settings
+    from failproof.report import Report
 
 __all__ = ["emit_reports", "run_folder", "say", "stderr", "stdout"]
 
@@ -27,12 +29,16 @@ def say(text: str) -> None:
 
 def run_folder(settings: Settings, run_id: str) -> Path:
     """The run's report folder; the id is checked so that no id from a file can name a path."""
+    from failproof.core import is_run_id
+
     if not is_run_id(run_id):
         raise InputError(f"{run_id[:80]!r} is not a run id", hint="see 'failproof runs list'")
     return Path(settings.report.output_dir) / run_id
 
 
 def _default_formats(settings: Settings) -> list[str]:
+    from failproof.report import parse_formats
+
     return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
@@ -40,6 +46,8 @@ def emit_reports(
     report: Report, formats: str | None, output: Path | None, settings: Settings
 ) -> list[Path]:
     """Print the console report if asked, write the file reports, and say where they went."""
+    from failproof.report import parse_formats, renderers, write_reports
+
     chosen = parse_formats(formats) if formats else _default_formats(settings)
     if "console" in chosen:
         text = renderers.get("console")().render(report)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import emit_reports, run_folder
-from failproof.config import Settings
-from failproof.report import load_report, parse_formats, renderers, report_json_schema
+
+if TYPE_CHECKING:
+    from failproof.config import Settings
 
 
 @app.command("report")
@@ -35,6 +36,8 @@ def report(
     'failproof report schema' prints the JSON Schema of report.json. Exits 0 once the reports
     are written (it renders; it does not gate).
     """
+    from failproof.report import load_report, report_json_schema
+
     if source == "schema" and not Path(source).exists():
         typer.echo(json.dumps(report_json_schema(), indent=2))
         return
@@ -47,6 +50,8 @@ def report(
 
 def _default_output(formats: str | None, run_id: str, settings: Settings) -> Path | None:
     """One file format and no --output: its default file name in the run's folder."""
+    from failproof.report import parse_formats, renderers
+
     chosen = parse_formats(formats) if formats else []
     files = [f for f in chosen if renderers.get(f).filename]
     if len(chosen) != 1 or len(files) != 1:

@@ -17,10 +17,6 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._output import emit_reports, stderr
-from failproof.report import exit_code
-from failproof.runner import rescore_run
-from failproof.safe import load_safe_config
-from failproof.store import Store
 
 
 @app.command()
@@ -43,6 +39,11 @@ def rescore(
     The result is a new run linked to RUN_ID (config: rescored_from): 'failproof view' compares
     the two. Exits like 'failproof run'.
     """
+    from failproof.report import exit_code
+    from failproof.runner import rescore_run
+    from failproof.safe import load_safe_config
+    from failproof.store import Store
+
     settings = settings_from(
         config,
         run__fail_under=fail_under,

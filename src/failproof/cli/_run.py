@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from failproof.attack import AttackRequest
 from failproof.cli._app import (
     ConfigOpt,
     FailUnderOpt,
@@ -30,22 +29,12 @@ from failproof.cli._select import (
     selection_from,
 )
 from failproof.cli._target_options import target_options
-from failproof.config import Settings, with_judge_key
 from failproof.errors import ConfigError
-from failproof.report import build_report, exit_code, parse_formats
-from failproof.runner import (
-    ProgressMode,
-    RunAborted,
-    RunInterrupted,
-    RunOutcome,
-    RunRequest,
-    new_run_id,
-    resume_run,
-    start_run,
-    suite_source,
-)
-from failproof.safe import load_safe_config
-from failproof.store import Store
+
+if TYPE_CHECKING:
+    from failproof.attack import AttackRequest
+    from failproof.config import Settings
+    from failproof.runner import ProgressMode, RunOutcome, RunRequest
 
 __all__ = ["RunFlags", "execute"]
 
@@ -53,6 +42,8 @@ RunFlags = dict[str, object]
 
 
 def _chosen(formats: str | None, settings: Settings) -> list[str]:
+    from failproof.report import parse_formats
+
     if formats:
         return parse_formats(formats)
     return parse_formats(settings.report.formats) if settings.report.formats else []
@@ -85,6 +76,11 @@ def execute(
     shown: ProgressMode = "auto",
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
+    from failproof.report import build_report
+    from failproof.runner import RunAborted, RunInterrupted, new_run_id, resume_run, start_run
+    from failproof.safe import load_safe_config
+    from failproof.store import Store
+
     run_id = request if isinstance(request, str) else new_run_id()
     path = responses_path(output, formats, run_id, settings)
     progress: ProgressMode = "quiet" if quiet else shown
@@ -131,6 +127,8 @@ def _request(
             "give the suites and --target (or --resume RUN_ID)",
             hint="e.g. failproof run injection --target openai:gpt-4o-mini",
         )
+    from failproof.runner import RunRequest, suite_source
+
     return RunRequest(
         suites=tuple(suite_source(s) for s in suites),
         target=target,
@@ -140,6 +138,8 @@ def _request(
 
 
 def _stored_config(settings: Settings, run_id: str) -> dict[str, object]:
+    from failproof.store import Store
+
     with Store(settings.db_path) as store:
         return store.get_run(run_id).config
 
@@ -155,6 +155,8 @@ def _attack_request(
     """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
     if not attacker:
         raise ConfigError("--strategy needs --attacker", hint="e.g. --attacker openai:gpt-4o-mini")
+    from failproof.attack import AttackRequest
+
     plain = _request(suites, target, 1, options)
     return AttackRequest(
         suites=plain.suites,
@@ -283,6 +285,9 @@ def run(
     Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
     130 when interrupted (the command to resume is printed).
     """
+    from failproof.config import with_judge_key
+    from failproof.report import exit_code
+
     flags: RunFlags = {
         "run__concurrency": concurrency,
         "run__timeout_s": timeout,

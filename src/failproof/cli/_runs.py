@@ -10,7 +10,6 @@ from rich.table import Table
 from failproof.cli._app import ConfigOpt, app, settings_from
 from failproof.cli._output import stdout
 from failproof.guard import for_console
-from failproof.store import Store
 
 runs_app = typer.Typer(help="List the stored runs and show one.")
 app.add_typer(runs_app, name="runs")
@@ -22,6 +21,8 @@ def list_runs(
     config: ConfigOpt = None,
 ) -> None:
     """The newest runs in the store."""
+    from failproof.store import Store
+
     settings = settings_from(config)
     with Store(settings.db_path) as store:
         rows = store.list_runs(limit)
@@ -46,6 +47,7 @@ def show_run(
 ) -> None:
     """One run's summary, from the store."""
     from failproof.report import build_report, renderers
+    from failproof.store import Store
 
     settings = settings_from(config)
     with Store(settings.db_path) as store:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -18,26 +18,9 @@ from rich.console import Console
 from failproof.cli._app import VerboseOpt, app, settings_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judge_flags
 from failproof.cli._output import say, stderr
-from failproof.config import load_settings, with_judge_key
-from failproof.safe import (
-    REPORT_EXTENSIONS,
-    SafeReport,
-    ah_matchers,
-    call_hooks,
-    compare_reports,
-    comparison_markdown,
-    emit_events,
-    load_report,
-    load_safe_config,
-    parse_safe_formats,
-    print_comparison,
-    record_results,
-    result_events,
-    safe_exit_code,
-    score_concern,
-    write_outputs,
-)
-from failproof.store import Store
+
+if TYPE_CHECKING:
+    from failproof.safe import SafeReport
 
 safe_app = typer.Typer(
     help="SAFE v0 clinical scorecard: CR / AH / AC, Pass / Review / Fail, and regressions.",
@@ -66,6 +49,8 @@ def _flags(
     match: str | None,
     similarity: float | None,
 ) -> dict[str, object]:
+    from failproof.safe import parse_safe_formats
+
     return {
         "reportFormats": parse_safe_formats(fmt) if fmt else None,
         "dataDir": str(data_dir) if data_dir is not None else None,
@@ -77,6 +62,10 @@ def _flags(
 
 def _integrate(report: SafeReport, emit: list[str]) -> None:
     """Record every scorecard in the store, emit the events, call the hooks."""
+    from failproof.config import load_settings
+    from failproof.safe import call_hooks, emit_events, record_results, result_events
+    from failproof.store import Store
+
     with Store(load_settings().db_path) as store:
         record_results(store, report)
     events = result_events(report)
@@ -133,6 +122,15 @@ def score(
     judge_api_key_env: JudgeKeyEnvOpt = None,
 ) -> None:
     """Score SAFE v0 batch files, print the scorecard and write the JSON / Markdown reports."""
+    from failproof.config import with_judge_key
+    from failproof.safe import (
+        ah_matchers,
+        load_safe_config,
+        safe_exit_code,
+        score_concern,
+        write_outputs,
+    )
+
     flags = _flags(fmt, data_dir, strict_ah, match, similarity)
     if judge:
         flags["ahMatcher"] = "judge"
@@ -179,6 +177,15 @@ def compare(
     verbose: VerboseOpt = False,
 ) -> None:
     """Compare two SAFE v0 JSON reports; exit 1 when a significant regression is found."""
+    from failproof.safe import (
+        REPORT_EXTENSIONS,
+        compare_reports,
+        comparison_markdown,
+        load_report,
+        parse_safe_formats,
+        print_comparison,
+    )
+
     comparison = compare_reports(
         load_report(baseline), load_report(current), alpha=alpha, seed=seed, resamples=resamples
     )

@@ -27,10 +27,6 @@ from failproof.cli._select import (
     SeverityOpt,
     selection_from,
 )
-from failproof.config import with_judge_key
-from failproof.report import exit_code
-from failproof.runner import score_responses
-from failproof.safe import load_safe_config
 
 
 @app.command()
@@ -61,6 +57,11 @@ def score(
 
     --only, --category, --severity and --sample score part of the suites (recorded in the run).
     """
+    from failproof.config import with_judge_key
+    from failproof.report import exit_code
+    from failproof.runner import score_responses
+    from failproof.safe import load_safe_config
+
     settings = settings_from(
         config,
         run__fail_under=fail_under,

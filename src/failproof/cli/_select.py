@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from failproof.suites import Selection, parse_list
+if TYPE_CHECKING:
+    from failproof.suites import Selection
 
 __all__ = ["CategoryOpt", "OnlyOpt", "SampleOpt", "SeedOpt", "SeverityOpt", "selection_from"]
 
@@ -37,6 +38,8 @@ def selection_from(
     seed: int,
 ) -> Selection:
     """The flags as a `Selection` (recorded with the run)."""
+    from failproof.suites import Selection, parse_list
+
     return Selection(
         ids=parse_list(only),
         categories=parse_list(category),

@@ -13,12 +13,6 @@ from failproof.cli._app import app
 from failproof.cli._output import say, stdout
 from failproof.errors import SuiteError
 from failproof.guard import for_console
-from failproof.suites import (
-    builtin_suite_names,
-    load_suite,
-    resolve_suite,
-    suite_json_schema,
-)
 
 suites_app = typer.Typer(help="List, show and validate suites; print the suite-file schema.")
 app.add_typer(suites_app, name="suites")
@@ -27,6 +21,8 @@ app.add_typer(suites_app, name="suites")
 @suites_app.command("list")
 def list_suites() -> None:
     """The built-in suites with their case counts."""
+    from failproof.suites import builtin_suite_names, resolve_suite
+
     table = Table(title="Built-in suites")
     table.add_column("suite")
     table.add_column("cases", justify="right")
@@ -44,6 +40,8 @@ def list_suites() -> None:
 @suites_app.command("show")
 def show(name: Annotated[str, typer.Argument(help="Built-in suite name or suite file.")]) -> None:
     """The cases of one suite."""
+    from failproof.suites import resolve_suite
+
     suite = resolve_suite(name)
     title = for_console(f"{suite.name}: {suite.description}", keep_newlines=False)
     table = Table(title=title, show_lines=False)
@@ -62,6 +60,8 @@ def validate(
     paths: Annotated[list[Path], typer.Argument(help="Suite files to check.")],
 ) -> None:
     """Check suite files; exit 3 with the file, line, case and fix of the first problem in each."""
+    from failproof.suites import load_suite
+
     failed = 0
     for path in paths:
         try:
@@ -78,4 +78,6 @@ def validate(
 @suites_app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of suite files (for editors and CI validation)."""
+    from failproof.suites import suite_json_schema
+
     typer.echo(json.dumps(suite_json_schema(), indent=2))

@@ -9,7 +9,6 @@ import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import stderr
-from failproof.view import make_server
 
 
 @app.command("view")
@@ -35,6 +34,8 @@ def view(
 
     Read-only: the store is opened with SQLite's read-only mode and only GET is answered.
     """
+    from failproof.view import make_server
+
     settings = settings_from(config)
     server = make_server(
         settings, host=host, port=port, allow_remote=allow_remote, quiet=not verbose

@@ -1,53 +1,66 @@
 """failproof's data contracts: cases, suites, responses, results and runs."""
 
-from failproof.core._attack import Attack, AttackStep
-from failproof.core._case import MAX_TURNS, Case, Expect, Message, SafeExpectations, Severity, Turn
-from failproof.core._regex import re2_compiled, re2_problem
-from failproof.core._response import (
-    MAX_OUTPUT_CHARS,
-    MAX_TOKENS,
-    Repairs,
-    Response,
-    parse_json_output,
-)
-from failproof.core._result import (
-    PRIMARY_CLASSES,
-    CaseResult,
-    Classification,
-    Primary,
-    Reason,
-    Run,
-    TurnResult,
-    is_run_id,
-    utc_now,
-)
-from failproof.core._scores import (
-    CaseScore,
-    HarmDetail,
-    HarmJudgement,
-    OpenModel,
-    PhraseDetail,
-    RefusalJudgement,
-    SafeCaseResult,
-    SafeDetails,
-    SafeMetricLabels,
-    SafeMetricScores,
-    SemanticDetail,
-    SignalMatch,
-)
-from failproof.core._sections import (
-    AggregateMetrics,
-    GeometryCluster,
-    Interval,
-    Latency,
-    Observability,
-    RankedCategory,
-    SafeBatchReport,
-    SuiteRow,
-    Summary,
-)
-from failproof.core._suite import Suite
-from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.core._attack import Attack, AttackStep
+    from failproof.core._case import (
+        MAX_TURNS,
+        Case,
+        Expect,
+        Message,
+        SafeExpectations,
+        Severity,
+        Turn,
+    )
+    from failproof.core._regex import re2_compiled, re2_problem
+    from failproof.core._response import (
+        MAX_OUTPUT_CHARS,
+        MAX_TOKENS,
+        Repairs,
+        Response,
+        parse_json_output,
+    )
+    from failproof.core._result import (
+        PRIMARY_CLASSES,
+        CaseResult,
+        Classification,
+        Primary,
+        Reason,
+        Run,
+        TurnResult,
+        is_run_id,
+        utc_now,
+    )
+    from failproof.core._scores import (
+        CaseScore,
+        HarmDetail,
+        HarmJudgement,
+        OpenModel,
+        PhraseDetail,
+        RefusalJudgement,
+        SafeCaseResult,
+        SafeDetails,
+        SafeMetricLabels,
+        SafeMetricScores,
+        SemanticDetail,
+        SignalMatch,
+    )
+    from failproof.core._sections import (
+        AggregateMetrics,
+        GeometryCluster,
+        Interval,
+        Latency,
+        Observability,
+        RankedCategory,
+        SafeBatchReport,
+        SuiteRow,
+        Summary,
+    )
+    from failproof.core._suite import Suite
+    from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
@@ -102,3 +115,65 @@ __all__ = [
     "re2_problem",
     "utc_now",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._attack": ("Attack", "AttackStep"),
+        "._case": (
+            "MAX_TURNS",
+            "Case",
+            "Expect",
+            "Message",
+            "SafeExpectations",
+            "Severity",
+            "Turn",
+        ),
+        "._regex": ("re2_compiled", "re2_problem"),
+        "._response": (
+            "MAX_OUTPUT_CHARS",
+            "MAX_TOKENS",
+            "Repairs",
+            "Response",
+            "parse_json_output",
+        ),
+        "._result": (
+            "PRIMARY_CLASSES",
+            "CaseResult",
+            "Classification",
+            "Primary",
+            "Reason",
+            "Run",
+            "TurnResult",
+            "is_run_id",
+            "utc_now",
+        ),
+        "._scores": (
+            "CaseScore",
+            "HarmDetail",
+            "HarmJudgement",
+            "OpenModel",
+            "PhraseDetail",
+            "RefusalJudgement",
+            "SafeCaseResult",
+            "SafeDetails",
+            "SafeMetricLabels",
+            "SafeMetricScores",
+            "SemanticDetail",
+            "SignalMatch",
+        ),
+        "._sections": (
+            "AggregateMetrics",
+            "GeometryCluster",
+            "Interval",
+            "Latency",
+            "Observability",
+            "RankedCategory",
+            "SafeBatchReport",
+            "SuiteRow",
+            "Summary",
+        ),
+        "._suite": ("Suite",),
+        "._tools": ("ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
+    },
+)

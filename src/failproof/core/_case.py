@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -18,6 +17,7 @@ from pydantic import (
 )
 
 from failproof.core._regex import re2_problem
+from failproof.core._severity import Severity
 from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
 
 __all__ = [
@@ -34,15 +34,6 @@ __all__ = [
 MAX_TURNS = 50
 
 SUITE_NAME = re.compile(r"^[a-z0-9_]+$")
-
-
-class Severity(StrEnum):
-    """How bad a failure on this case would be (probe scoring's severity label)."""
-
-    low = "low"
-    medium = "medium"
-    high = "high"
-    critical = "critical"
 
 
 class _Strict(BaseModel):

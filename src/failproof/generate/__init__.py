@@ -5,9 +5,14 @@ mixed_language, json_break, injection_wrap, contradiction. Third-party mutators 
 ``mutators`` registry like every other plugin.
 """
 
-from failproof.generate._base import Mutation, Mutator, mutators
-from failproof.generate._dump import dump_suite, suite_document, write_suite
-from failproof.generate._generate import Generated, generate_variants, variant_rng
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.generate._base import Mutation, Mutator, mutators
+    from failproof.generate._dump import dump_suite, suite_document, write_suite
+    from failproof.generate._generate import Generated, generate_variants, variant_rng
 
 __all__ = [
     "Generated",
@@ -20,3 +25,12 @@ __all__ = [
     "variant_rng",
     "write_suite",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._base": ("Mutation", "Mutator", "mutators"),
+        "._dump": ("dump_suite", "suite_document", "write_suite"),
+        "._generate": ("Generated", "generate_variants", "variant_rng"),
+    },
+)

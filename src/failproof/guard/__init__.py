@@ -10,19 +10,24 @@
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
 """
 
-from failproof.guard._files import atomic_write_text, atomic_writer
-from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
-from failproof.guard._schema import linear_validator, regex_problems
-from failproof.guard._secrets import (
-    REDACTED,
-    RedactingStream,
-    add_secret,
-    forget_secrets,
-    redact,
-    redact_data,
-    redacting_std_streams,
-)
-from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.guard._files import atomic_write_text, atomic_writer
+    from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
+    from failproof.guard._schema import linear_validator, regex_problems
+    from failproof.guard._secrets import (
+        REDACTED,
+        RedactingStream,
+        add_secret,
+        forget_secrets,
+        redact,
+        redact_data,
+        redacting_std_streams,
+    )
+    from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
 
 __all__ = [
     "REDACTED",
@@ -44,3 +49,22 @@ __all__ = [
     "strip_controls",
     "unique_object",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._files": ("atomic_write_text", "atomic_writer"),
+        "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
+        "._schema": ("linear_validator", "regex_problems"),
+        "._secrets": (
+            "REDACTED",
+            "RedactingStream",
+            "add_secret",
+            "forget_secrets",
+            "redact",
+            "redact_data",
+            "redacting_std_streams",
+        ),
+        "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
+    },
+)

@@ -8,15 +8,20 @@ judge on a labelled set, and the ``judge`` AH matcher lets SAFE v0 find forbidde
 in other words.
 """
 
-from failproof.judge._ah import JudgeAhMatcher, ah_inputs
-from failproof.judge._calibrate import JudgeCalibration, calibrate_judge, judge_label
-from failproof.judge._client import Judge, JudgeAnswer, JudgeAttempt, judge_cache_key
-from failproof.judge._rubric import Rubric, load_rubric
-from failproof.judge._scorer import JudgeScorer, opinion_passes
-from failproof.judge._section import judge_section
-from failproof.judge._target import judge_target
-from failproof.judge._thread import JudgeThread, open_judge
-from failproof.judge._verdicts import AhVerdict, ResponseVerdict, parse_verdict
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.judge._ah import JudgeAhMatcher, ah_inputs
+    from failproof.judge._calibrate import JudgeCalibration, calibrate_judge, judge_label
+    from failproof.judge._client import Judge, JudgeAnswer, JudgeAttempt, judge_cache_key
+    from failproof.judge._rubric import Rubric, load_rubric
+    from failproof.judge._scorer import JudgeScorer, opinion_passes
+    from failproof.judge._section import judge_section
+    from failproof.judge._target import judge_target
+    from failproof.judge._thread import JudgeThread, open_judge
+    from failproof.judge._verdicts import AhVerdict, ResponseVerdict, parse_verdict
 
 __all__ = [
     "AhVerdict",
@@ -40,3 +45,18 @@ __all__ = [
     "opinion_passes",
     "parse_verdict",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._ah": ("JudgeAhMatcher", "ah_inputs"),
+        "._calibrate": ("JudgeCalibration", "calibrate_judge", "judge_label"),
+        "._client": ("Judge", "JudgeAnswer", "JudgeAttempt", "judge_cache_key"),
+        "._rubric": ("Rubric", "load_rubric"),
+        "._scorer": ("JudgeScorer", "opinion_passes"),
+        "._section": ("judge_section",),
+        "._target": ("judge_target",),
+        "._thread": ("JudgeThread", "open_judge"),
+        "._verdicts": ("AhVerdict", "ResponseVerdict", "parse_verdict"),
+    },
+)

@@ -1,25 +1,35 @@
 """Run-level metrics: aggregators and accumulators, FailProof's suite and run scores, robustness."""
 
-from failproof.metrics._accumulate import Accumulator, Collect, TopN, accumulators, fold
-from failproof.metrics._base import (
-    AggregateContext,
-    Aggregator,
-    aggregators,
-    context_for,
-    declare_section,
-    section_models,
-)
-from failproof.metrics._consistency import case_consistency, consistency_section
-from failproof.metrics._robustness import VariantPair, pair_variants
-from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run, aggregate_stream
-from failproof.metrics._scores import (
-    latency_summary,
-    overall_run_score,
-    penalty_score,
-    percentile,
-    suite_score,
-    weighted_run_score,
-)
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.metrics._accumulate import Accumulator, Collect, TopN, accumulators, fold
+    from failproof.metrics._base import (
+        AggregateContext,
+        Aggregator,
+        aggregators,
+        context_for,
+        declare_section,
+        section_models,
+    )
+    from failproof.metrics._consistency import case_consistency, consistency_section
+    from failproof.metrics._robustness import VariantPair, pair_variants
+    from failproof.metrics._run import (
+        CORE_SECTIONS,
+        RunAggregates,
+        aggregate_run,
+        aggregate_stream,
+    )
+    from failproof.metrics._scores import (
+        latency_summary,
+        overall_run_score,
+        penalty_score,
+        percentile,
+        suite_score,
+        weighted_run_score,
+    )
 
 __all__ = [
     "CORE_SECTIONS",
@@ -48,3 +58,29 @@ __all__ = [
     "suite_score",
     "weighted_run_score",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._accumulate": ("Accumulator", "Collect", "TopN", "accumulators", "fold"),
+        "._base": (
+            "AggregateContext",
+            "Aggregator",
+            "aggregators",
+            "context_for",
+            "declare_section",
+            "section_models",
+        ),
+        "._consistency": ("case_consistency", "consistency_section"),
+        "._robustness": ("VariantPair", "pair_variants"),
+        "._run": ("CORE_SECTIONS", "RunAggregates", "aggregate_run", "aggregate_stream"),
+        "._scores": (
+            "latency_summary",
+            "overall_run_score",
+            "penalty_score",
+            "percentile",
+            "suite_score",
+            "weighted_run_score",
+        ),
+    },
+)

@@ -1,11 +1,29 @@
 """The registry behind every pluggable component, and plugin loading."""
 
-from failproof.registry._registry import (
-    ENTRY_POINT_GROUP,
-    PluginWarning,
-    Registered,
-    Registry,
-    load_plugins,
-)
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.registry._registry import (
+        ENTRY_POINT_GROUP,
+        PluginWarning,
+        Registered,
+        Registry,
+        load_plugins,
+    )
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginWarning", "Registered", "Registry", "load_plugins"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._registry": (
+            "ENTRY_POINT_GROUP",
+            "PluginWarning",
+            "Registered",
+            "Registry",
+            "load_plugins",
+        ),
+    },
+)

@@ -4,19 +4,30 @@ Attacks (``failproof.attack``) drive targets with the same parts: a `Caller` wit
 an `AdaptiveGate` and `RateLimiter`s, scoring inline or in worker processes, the agent loop.
 """
 
-from failproof.runner._agent import play_agent
-from failproof.runner._calls import Caller, CallStats
-from failproof.runner._engine import Engine, EngineStats, RunAborted
-from failproof.runner._ids import new_run_id
-from failproof.runner._limits import AdaptiveGate, RateLimiter
-from failproof.runner._plan import RunRequest, WorkItem, suite_source
-from failproof.runner._progress import ProgressMode
-from failproof.runner._record import SafeSource, resolve_scoring
-from failproof.runner._rescore import RESCORED_FROM, rescore_run
-from failproof.runner._retry import RetryPolicy
-from failproof.runner._run import RunInterrupted, RunOutcome, resume_run, start_run, stop_signals
-from failproof.runner._score import ScoreOutcome, score_responses
-from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.runner._agent import play_agent
+    from failproof.runner._calls import Caller, CallStats
+    from failproof.runner._engine import Engine, EngineStats, RunAborted
+    from failproof.runner._ids import new_run_id
+    from failproof.runner._limits import AdaptiveGate, RateLimiter
+    from failproof.runner._plan import RunRequest, WorkItem, suite_source
+    from failproof.runner._progress import ProgressMode
+    from failproof.runner._record import SafeSource, resolve_scoring
+    from failproof.runner._rescore import RESCORED_FROM, rescore_run
+    from failproof.runner._retry import RetryPolicy
+    from failproof.runner._run import (
+        RunInterrupted,
+        RunOutcome,
+        resume_run,
+        start_run,
+        stop_signals,
+    )
+    from failproof.runner._score import ScoreOutcome, score_responses
+    from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
 
 __all__ = [
     "RESCORED_FROM",
@@ -49,3 +60,22 @@ __all__ = [
     "stop_signals",
     "suite_source",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._agent": ("play_agent",),
+        "._calls": ("Caller", "CallStats"),
+        "._engine": ("Engine", "EngineStats", "RunAborted"),
+        "._ids": ("new_run_id",),
+        "._limits": ("AdaptiveGate", "RateLimiter"),
+        "._plan": ("RunRequest", "WorkItem", "suite_source"),
+        "._progress": ("ProgressMode",),
+        "._record": ("SafeSource", "resolve_scoring"),
+        "._rescore": ("RESCORED_FROM", "rescore_run"),
+        "._retry": ("RetryPolicy",),
+        "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
+        "._score": ("ScoreOutcome", "score_responses"),
+        "._scoring": ("InlineScoring", "PoolScoring", "Scoring", "auto_score_workers"),
+    },
+)

@@ -1,9 +1,14 @@
 """Scoring: the scorer interface, the registry, and the pipeline that runs every scorer."""
 
-from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
-from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
-from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
-from failproof.scoring._versions import installed_versions
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
+    from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
+    from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
+    from failproof.scoring._versions import installed_versions
 
 __all__ = [
     "RESULT_FIELDS",
@@ -18,3 +23,13 @@ __all__ = [
     "score_case",
     "scorers",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._base": ("RESULT_FIELDS", "Evidence", "Scorer", "scorers"),
+        "._pipeline": ("ScorerWarning", "build_scorers", "score_case"),
+        "._refusal": ("asked", "harm_verdict", "refusal_verdict"),
+        "._versions": ("installed_versions",),
+    },
+)

@@ -1,7 +1,21 @@
 """The results store: SQLite, WAL mode, append-only named migrations."""
 
-from failproof.store._migrations import MIGRATIONS
-from failproof.store._store import RunSummary, Store
-from failproof.store._stream import StoredResults
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.store._migrations import MIGRATIONS
+    from failproof.store._store import RunSummary, Store
+    from failproof.store._stream import StoredResults
 
 __all__ = ["MIGRATIONS", "RunSummary", "Store", "StoredResults"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._migrations": ("MIGRATIONS",),
+        "._store": ("RunSummary", "Store"),
+        "._stream": ("StoredResults",),
+    },
+)

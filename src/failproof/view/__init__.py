@@ -4,10 +4,15 @@ A list of runs with their headline numbers, each run's HTML report, and a side-b
 comparison of two runs. It binds 127.0.0.1 by default and opens the store read-only.
 """
 
-from failproof.view._app import Reply, ViewApp
-from failproof.view._compare import Comparison, Delta, Flip, compare_reports
-from failproof.view._reader import ReadOnlyStore
-from failproof.view._server import ViewServer, check_host, make_server
+from typing import TYPE_CHECKING
+
+from failproof._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from failproof.view._app import Reply, ViewApp
+    from failproof.view._compare import Comparison, Delta, Flip, compare_reports
+    from failproof.view._reader import ReadOnlyStore
+    from failproof.view._server import ViewServer, check_host, make_server
 
 __all__ = [
     "Comparison",
@@ -21,3 +26,13 @@ __all__ = [
     "compare_reports",
     "make_server",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "._app": ("Reply", "ViewApp"),
+        "._compare": ("Comparison", "Delta", "Flip", "compare_reports"),
+        "._reader": ("ReadOnlyStore",),
+        "._server": ("ViewServer", "check_host", "make_server"),
+    },
+)
