@@ -59,3 +59,14 @@ def test_a_case_is_found_by_key_and_by_position(db: Path) -> None:
 def test_a_missing_store_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no results store"):
         len(StoredResults(tmp_path / "none.db", "r1"))
+
+
+def test_stored_results_equal_the_list_of_the_same_results(db: Path) -> None:
+    source = StoredResults(db, "r1", chunk=7)
+    with Store(db) as store:
+        listed = list(store.results("r1"))
+    assert source == listed
+    assert listed == source
+    assert source != listed[:-1]
+    assert source == StoredResults(db, "r1")
+    assert source != StoredResults(db, "r2")

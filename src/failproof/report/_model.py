@@ -101,6 +101,15 @@ class Report(BaseModel):
     _source: StoredResults | None = PrivateAttr(default=None)
     _digest: CaseDigest | None = PrivateAttr(default=None)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal reports have equal fields (a streamed one's results equal the same list); how
+        the results are held is not compared."""
+        if not isinstance(other, Report):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
     @property
     def source(self) -> StoredResults | None:
         """Where a streamed report reads its cases (None: they are in ``results``)."""

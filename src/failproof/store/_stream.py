@@ -54,6 +54,16 @@ class StoredResults(Sequence[CaseResult]):
     def __iter__(self) -> Iterator[CaseResult]:
         return self.chunks_flat()
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to any sequence of the same results in the same order (a list of them, too)."""
+        if isinstance(other, StoredResults):
+            return (other.path.resolve(), other.run_id) == (self.path.resolve(), self.run_id)
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
     @overload
     def __getitem__(self, index: int) -> CaseResult: ...
     @overload
