@@ -9,6 +9,7 @@ share of ``inconsistent`` cases (some samples pass, some not) and the mean flip 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
@@ -40,14 +41,7 @@ def case_consistency(samples: Sequence[CaseResult]) -> dict[str, Any]:
 
 def verdict_consistency(verdicts: Sequence[bool]) -> dict[str, Any]:
     """`case_consistency` from the samples' pass verdicts, in sample order."""
-    flips = sum(a != b for a, b in pairwise(verdicts))
-    return {
-        "n": len(verdicts),
-        "passed": sum(verdicts),
-        "pass_all": int(all(verdicts)),
-        "pass_rate": sum(verdicts) / len(verdicts),
-        "flip_rate": flips / (len(verdicts) - 1) if len(verdicts) > 1 else 0.0,
-    }
+    return _stats(len(verdicts), sum(verdicts), sum(a != b for a, b in pairwise(verdicts)))
 
 
 @aggregators.register("consistency")
@@ -82,15 +76,14 @@ def _run_level(cases: list[dict[str, Any]]) -> dict[str, Any]:
 
 class ConsistencyAccumulator:
     """`consistency_section` in one pass: results arrive in key order, so the samples of a case
-    are adjacent. Per case only three counts are kept; the case names are read again (a second
-    pass over ``ctx.source``) only when some case repeats and the section is written."""
+    are adjacent. Per case only three integers are kept (samples, passes, flips); the case names
+    are read again (a second pass over ``ctx.source``) only when some case repeats."""
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
         self.current: tuple[str, str] | None = None
         self.verdicts: list[tuple[int, bool]] = []
-        self.stats: list[dict[str, Any]] = []
-        self.names: list[tuple[str, str]] = []
+        self.counts = {"n": array("I"), "passed": array("I"), "flips": array("I")}
         self.most = 0
 
     def add(self, result: CaseResult) -> None:
@@ -103,9 +96,11 @@ class ConsistencyAccumulator:
     def _close(self) -> None:
         if self.current is None:
             return
-        stats = verdict_consistency([v for _, v in sorted(self.verdicts, key=lambda p: p[0])])
-        self.most = max(self.most, stats["n"])
-        self.stats.append({k: stats[k] for k in ("n", "passed", "pass_rate", "flip_rate")})
+        verdicts = [v for _, v in sorted(self.verdicts, key=lambda p: p[0])]
+        self.most = max(self.most, len(verdicts))
+        self.counts["n"].append(len(verdicts))
+        self.counts["passed"].append(sum(verdicts))
+        self.counts["flips"].append(sum(a != b for a, b in pairwise(verdicts)))
         self.verdicts = []
 
     def finish(self) -> dict[str, Any] | None:
@@ -113,20 +108,22 @@ class ConsistencyAccumulator:
         if self.most < 2 or self.ctx.source is None:
             return None
         names = dict.fromkeys((r.suite, r.case_id) for r in self.ctx.source)
+        counts = zip(self.counts["n"], self.counts["passed"], self.counts["flips"], strict=True)
         cases = [
-            {"suite": suite, "case_id": case_id, **_full(stats)}
-            for (suite, case_id), stats in zip(names, self.stats, strict=True)
+            {"suite": suite, "case_id": case_id, **_stats(n, passed, flips)}
+            for (suite, case_id), (n, passed, flips) in zip(names, counts, strict=True)
         ]
         return _run_level(cases)
 
 
-def _full(stats: dict[str, Any]) -> dict[str, Any]:
+def _stats(n: int, passed: int, flips: int) -> dict[str, Any]:
+    """`verdict_consistency` from its counts."""
     return {
-        "n": stats["n"],
-        "passed": stats["passed"],
-        "pass_all": int(stats["passed"] == stats["n"]),
-        "pass_rate": stats["pass_rate"],
-        "flip_rate": stats["flip_rate"],
+        "n": n,
+        "passed": passed,
+        "pass_all": int(passed == n),
+        "pass_rate": passed / n,
+        "flip_rate": flips / (n - 1) if n > 1 else 0.0,
     }
 
 

@@ -56,6 +56,7 @@ class GeometryAccumulator:
         case = geometry_case(result)
         if case is None:
             return
+        case = _slim(case, self.settings.geometry_text_chars)
         if self.n < self.size:
             self.sample.append((self.n, case))
         elif (slot := self.rng.randrange(self.n + 1)) < self.size:
@@ -72,6 +73,20 @@ class GeometryAccumulator:
 
         with threadpool_limits(limits=self.settings.geometry_threads):
             return _two_pass(cases, self.n, _evaluated(self.ctx.source), self.settings)
+
+
+def _slim(case: GeometryCase, chars: int) -> GeometryCase:
+    """``case`` keeping of its score only what its document reads (the same document)."""
+    score = case.score
+    slim = score.model_copy(
+        update={
+            "probe_input": score.probe_input[:chars],
+            "signals": [],
+            "refusal": None,
+            "harm": None,
+        }
+    )
+    return case._replace(score=slim)
 
 
 def _evaluated(results: Iterable[CaseResult]) -> Iterator[GeometryCase]:
