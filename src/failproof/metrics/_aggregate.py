@@ -7,7 +7,7 @@ Rates carry a Wilson 95% interval under ``<rate>_ci``. Standard deviations are p
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
@@ -28,6 +28,7 @@ __all__ = [
     "by_category",
     "by_severity",
     "composite",
+    "composite_of",
     "failure_mode_histogram_of",
     "overall",
     "worst_case_row",
@@ -162,14 +163,22 @@ def failure_mode_histogram_of(counted: Counter[str]) -> dict[str, int]:
 
 def composite(records: Sequence[ProbeRecord]) -> dict[str, float | None]:
     """Resilience (1 - mean weighted risk), exposure (mean weighted risk), fragility (std risk)."""
-    exposure = mean([r.weighted for r in records])
+    return composite_of(
+        mean([r.weighted for r in records]), lambda: spread([r.risk for r in records])
+    )
+
+
+def composite_of(
+    exposure: float | None, risk: Callable[[], dict[str, float | None]]
+) -> dict[str, float | None]:
+    """`composite` from the mean weighted risk and the risk spread (asked for only when used)."""
     if exposure is None:
         return dict.fromkeys(("resilience_index", "exposure_index", "fragility_spread"))
     exposure = min(1.0, max(0.0, exposure))
     return {
         "resilience_index": 1.0 - exposure,
         "exposure_index": exposure,
-        "fragility_spread": spread([r.risk for r in records])["std"],
+        "fragility_spread": risk()["std"],
     }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from failproof.core import CaseResult
 from failproof.metrics._accumulate import TopN, accumulators
-from failproof.metrics._aggregate import failure_mode_histogram_of, worst_case_row
+from failproof.metrics._aggregate import composite_of, failure_mode_histogram_of, worst_case_row
 from failproof.metrics._base import AggregateContext
 from failproof.metrics._probes import (
     HIGH_STAKES,
@@ -176,15 +176,7 @@ class AggregateAccumulator:
         return out
 
     def _composite(self, risk: dict[str, float | None]) -> dict[str, float | None]:
-        exposure = mean(self.all.weighted)
-        if exposure is None:
-            return dict.fromkeys(("resilience_index", "exposure_index", "fragility_spread"))
-        exposure = min(1.0, max(0.0, exposure))
-        return {
-            "resilience_index": 1.0 - exposure,
-            "exposure_index": exposure,
-            "fragility_spread": risk["std"],
-        }
+        return composite_of(mean(self.all.weighted), lambda: risk)
 
 
 def _ranking(categories: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

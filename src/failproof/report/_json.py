@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import io
-from contextlib import ExitStack
-from pathlib import Path
 from typing import TextIO
 
 from failproof.core import CaseResult
-from failproof.guard import atomic_writer, redact
+from failproof.guard import redact
 from failproof.report._model import Report
-from failproof.report._render import Renderer, renderers
+from failproof.report._render import StreamingRenderer, renderers
 
-__all__ = ["JsonRenderer", "JsonSink", "write_json"]
+__all__ = ["JsonRenderer", "JsonSink"]
 
 _EMPTY = '\n  "results": []\n}'
 
@@ -37,29 +34,12 @@ class JsonSink:
         self.out.write("]\n}\n" if self.first else "\n  ]\n}\n")
 
 
-def write_json(report: Report, out: TextIO) -> None:
-    """The JSON report of ``report`` written to ``out`` case by case."""
-    sink = JsonSink(report, out)
-    for result in report.cases():
-        sink.add(result)
-    sink.close()
-
-
 @renderers.register("json")
-class JsonRenderer(Renderer):
+class JsonRenderer(StreamingRenderer):
     """The full run report as JSON: every section and every result."""
 
     format = "json"
     filename = "report.json"
 
-    def render(self, report: Report) -> str:
-        out = io.StringIO()
-        write_json(report, out)
-        return out.getvalue()
-
-    def write(self, report: Report, path: Path) -> None:
-        with atomic_writer(path) as out:
-            write_json(report, out)
-
-    def sink(self, report: Report, path: Path, files: ExitStack) -> JsonSink:
-        return JsonSink(report, files.enter_context(atomic_writer(path)))
+    def open_sink(self, report: Report, out: TextIO) -> JsonSink:
+        return JsonSink(report, out)

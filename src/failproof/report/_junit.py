@@ -7,23 +7,20 @@ characters, lone surrogates) is written as a visible ``\\uXXXX`` escape, so the 
 
 from __future__ import annotations
 
-import io
 import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
-from contextlib import ExitStack
-from pathlib import Path
 from typing import Any, TextIO
 
 from failproof.core import CaseResult
-from failproof.guard import atomic_writer, redact
+from failproof.guard import redact
 from failproof.report._model import Report
-from failproof.report._render import Renderer, renderers
+from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 
-__all__ = ["JUnitRenderer", "JUnitSink", "write_junit", "xml_text"]
+__all__ = ["JUnitRenderer", "JUnitSink", "xml_text"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
@@ -229,29 +226,15 @@ class JUnitSink:
         self.body.close()
 
 
-def write_junit(report: Report, out: TextIO) -> None:
-    """The JUnit XML of ``report`` written to ``out`` case by case."""
-    sink = JUnitSink(report, out)
-    for result in _by_suite(report):
-        sink.add(result)
-    sink.close()
-
-
 @renderers.register("junit")
-class JUnitRenderer(Renderer):
+class JUnitRenderer(StreamingRenderer):
     """JUnit XML: testsuites / testsuite per suite / testcase per case, for CI test views."""
 
     format = "junit"
     filename = "junit.xml"
 
-    def render(self, report: Report) -> str:
-        out = io.StringIO()
-        write_junit(report, out)
-        return out.getvalue()
+    def open_sink(self, report: Report, out: TextIO) -> JUnitSink:
+        return JUnitSink(report, out)
 
-    def write(self, report: Report, path: Path) -> None:
-        with atomic_writer(path) as out:
-            write_junit(report, out)
-
-    def sink(self, report: Report, path: Path, files: ExitStack) -> JUnitSink:
-        return JUnitSink(report, files.enter_context(atomic_writer(path)))
+    def cases(self, report: Report) -> Iterator[CaseResult]:
+        return _by_suite(report)

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import io
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, TextIO
 
 from failproof.core import CaseResult
 from failproof.errors import ConfigError
-from failproof.guard import atomic_write_text, redact
+from failproof.guard import atomic_write_text, atomic_writer, redact
 from failproof.registry import Registry
 from failproof.report._model import Report
 
-__all__ = ["CaseSink", "Renderer", "parse_formats", "renderers", "write_reports"]
+__all__ = [
+    "CaseSink",
+    "Renderer",
+    "StreamingRenderer",
+    "parse_formats",
+    "renderers",
+    "write_reports",
+]
 
 
 class CaseSink(Protocol):
@@ -43,6 +51,37 @@ class Renderer(ABC):
         """Write the report to ``path`` in one step, every secret redacted. Renderers whose
         files grow with the cases override this to write them in parts."""
         atomic_write_text(path, redact(self.render(report)))
+
+
+class StreamingRenderer(Renderer):
+    """A renderer whose output grows with the cases: one `CaseSink` writes it, case by case,
+    to a string (`render`), a file (`write`) or alongside other files (`sink`)."""
+
+    @abstractmethod
+    def open_sink(self, report: Report, out: TextIO) -> CaseSink:
+        """The writer of this format into ``out``."""
+
+    def cases(self, report: Report) -> Iterable[CaseResult]:
+        """The cases in the order the format writes them."""
+        return report.cases()
+
+    def render(self, report: Report) -> str:
+        out = io.StringIO()
+        self._fill(report, out)
+        return out.getvalue()
+
+    def write(self, report: Report, path: Path) -> None:
+        with atomic_writer(path) as out:
+            self._fill(report, out)
+
+    def sink(self, report: Report, path: Path, files: ExitStack) -> CaseSink | None:
+        return self.open_sink(report, files.enter_context(atomic_writer(path)))
+
+    def _fill(self, report: Report, out: TextIO) -> None:
+        sink = self.open_sink(report, out)
+        for result in self.cases(report):
+            sink.add(result)
+        sink.close()
 
 
 renderers: Registry[type[Renderer]] = Registry("renderer")
