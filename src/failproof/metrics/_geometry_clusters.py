@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,9 +50,10 @@ def mutual_information(cases: Sequence[GeometryCase], clusters: NDArray[np.int_]
 
 
 def mutual_information_of(
-    targets: dict[str, list[str]], clusters: NDArray[np.int_]
+    targets: Mapping[str, Sequence[str] | NDArray[np.integer]], clusters: NDArray[np.int_]
 ) -> dict[str, Any]:
-    """`mutual_information` from each case's labels (category, severity, pass_fail) in order."""
+    """`mutual_information` from each case's labels (category, severity, pass_fail) in order:
+    strings, or integer codes (numbered in order of first appearance: the same figures)."""
     from sklearn.metrics import mutual_info_score, normalized_mutual_info_score
 
     ids = clusters.tolist()
@@ -62,10 +63,14 @@ def mutual_information_of(
     out["normalized"] = {
         key: _clean(normalized_mutual_info_score(values, ids)) for key, values in targets.items()
     }
-    out["entropy"] = {key: entropy(values) for key, values in targets.items()}
+    out["entropy"] = {key: entropy(_plain(values)) for key, values in targets.items()}
     out["entropy"]["cluster"] = entropy(ids)
     out["unit"] = "nats"
     return out
+
+
+def _plain(values: Sequence[str] | NDArray[np.integer]) -> list[object]:
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
 
 def _clean(value: float) -> float:

@@ -12,6 +12,7 @@ labels are over every case; the scatter shows the sampled cases only (bounded po
 from __future__ import annotations
 
 import random
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
@@ -157,7 +158,9 @@ class _Clusters:
             TopN(3, key=lambda c: (-c.weighted, -c.risk, c.suite, c.case_id)) for _ in range(k)
         ]
         self.labels: list[NDArray[np.int_]] = []
-        self.targets: dict[str, list[str]] = {"category": [], "severity": [], "pass_fail": []}
+        # each case's labels as small integers (MI and entropy depend on the grouping only)
+        self.codes: dict[str, dict[str, int]] = {"category": {}, "severity": {}, "pass_fail": {}}
+        self.targets = {name: array("H") for name in self.codes}
 
     def add(self, cases: Sequence[GeometryCase], tfidf: Any, labels: NDArray[np.int_]) -> None:
         from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
@@ -174,9 +177,12 @@ class _Clusters:
             self.risk[label] += case.risk
             self.categories[label][case.category] += 1
             self.examples[label].add(case)
-            self.targets["category"].append(case.category)
-            self.targets["severity"].append(case.severity)
-            self.targets["pass_fail"].append(case.outcome)
+            for name, value in (
+                ("category", case.category),
+                ("severity", case.severity),
+                ("pass_fail", case.outcome),
+            ):
+                self.targets[name].append(self.codes[name].setdefault(value, len(self.codes[name])))
 
 
 def _two_pass(
@@ -211,7 +217,9 @@ def _two_pass(
     method["assigned"] = {"cases": n, "by": "nearest centroid of the sample's KMeans"}
     return {
         "n": n,
-        "mutual_information": mutual_information_of(clusters.targets, labels),
+        "mutual_information": mutual_information_of(
+            {name: np.asarray(values) for name, values in clusters.targets.items()}, labels
+        ),
         "clusters": rows,
         "points": points_of(sample, model.sample_labels, model.reduced[:, :2]),
         "method": method,
