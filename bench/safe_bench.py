@@ -4,18 +4,22 @@ Each record has 10 expected signals (and 10 output signals), 5 forbidden terms, 
 a 1-2 KB summary and 3-5 follow-up questions; phrases come from a shared clinical-style vocabulary.
 
 Stages measured:
-  match     the phrase matching alone, on --sample records: failproof's batch automaton
-            (ahocorasick-rs) against a naive loop of ``phrase.lower() in text.lower()`` (written
-            here), plus pyahocorasick and re2.Set when installed; every engine's found / missing /
-            violation lists are checked equal to the naive loop's.
+  match     the phrase matching alone, on --sample records: failproof's hybrid (``match_records``:
+            a loop per record for few phrases, one ahocorasick-rs automaton for many, chosen by
+            measured cost models, see bench/safe_crossover.py) and the automaton alone, against
+            a naive loop of ``phrase.lower() in text.lower()`` (written here), plus pyahocorasick
+            and re2.Set when installed; every engine's found / missing / violation lists are
+            checked equal to the naive loop's. The stage sweeps record sizes (--scales: 1x the
+            specification's, then 2x, 3x, 5x, 8x the phrases and summary length), and runs the
+            1x and 5x records again in batches of 10 records (an automaton built per batch).
   score     ``score_records`` on all records (matching, formulas, labels, result objects).
   end2end   validation of the raw JSON records, scoring, aggregation with intervals, JSON report.
 
-Rates are per CPU-second of this process (``time.process_time``), so that other load on a shared
-machine does not skew them; the match stage runs again on records 5x heavier (50 / 25 / 40
-phrases, 5-10 KB summaries) to show where the automaton overtakes the naive loop.
+Rates are per CPU-second of this process (``time.process_time``; the naive loop and the hybrid
+take the best of three runs), so that other load on a shared machine skews them less.
 
-Run:  python bench/safe_bench.py [--records 100000] [--sample 20000] [--seed 0]
+Run:  python bench/safe_bench.py [--records 100000] [--sample 20000] [--scales 1,2,3,5,8]
+                                 [--skip-scoring] [--seed 0]
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import re
 import resource
@@ -37,6 +42,7 @@ from failproof.safe import (
     build_safe_report,
     score_records,
 )
+from failproof.safe._hybrid import match_records
 from failproof.safe._matching import PhraseIndex
 
 _WORDS = {
@@ -117,7 +123,7 @@ _FILLER = [
 _BLAME = ["negligent", "blame", "fault", "careless", "should have", "obviously", "malpractice"]
 
 
-def _vocabulary(rng: random.Random, size: int) -> list[str]:
+def vocabulary(rng: random.Random, size: int) -> list[str]:
     phrases: set[str] = set()
     while len(phrases) < size:
         parts = [rng.choice(_WORDS["adj"]), rng.choice(_WORDS["noun"]), rng.choice(_WORDS["tail"])]
@@ -127,7 +133,7 @@ def _vocabulary(rng: random.Random, size: int) -> list[str]:
     return sorted(phrases)
 
 
-def _summary(rng: random.Random, include: Sequence[str], scale: int = 1) -> str:
+def summary_text(rng: random.Random, include: Sequence[str], scale: int = 1) -> str:
     target = rng.randint(1000, 2000) * scale
     sentences: list[str] = []
     pending = list(include)
@@ -164,7 +170,7 @@ def make_record(
         },
         "output": {
             "signals": signals,
-            "summary": _summary(rng, [p for p in must_contain if rng.random() < 0.8], scale),
+            "summary": summary_text(rng, [p for p in must_contain if rng.random() < 0.8], scale),
             "followup_questions": questions,
         },
     }
@@ -209,8 +215,13 @@ def _phrases(records: Sequence[SafeRecord]) -> list[str]:
     ]
 
 
+def failproof_hybrid(records: Sequence[SafeRecord]) -> list[_Found]:
+    """failproof's engine: ``match_records``, the loop or one automaton as its plan decides."""
+    return list(match_records(records))  # RecordHits are (cr, ah, ac) tuples
+
+
 def failproof_automaton(records: Sequence[SafeRecord]) -> list[_Found]:
-    """failproof's engine: one ahocorasick-rs automaton, one scan of corpus and of questions."""
+    """The automaton alone: one ahocorasick-rs automaton, one scan of corpus and of questions."""
     index = PhraseIndex(_phrases(records))
     ids = index.ids
     out = []
@@ -303,9 +314,10 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
 
 
 def _engines() -> dict[str, Callable[[Sequence[SafeRecord]], list[_Found]]]:
-    engines = {
+    engines: dict[str, Callable[[Sequence[SafeRecord]], list[_Found]]] = {
         "naive in-loop (reference)": naive,
-        "failproof (ahocorasick-rs)": failproof_automaton,
+        "failproof hybrid": failproof_hybrid,
+        "automaton alone (ahocorasick-rs)": failproof_automaton,
     }
     try:
         import ahocorasick  # noqa: F401
@@ -317,18 +329,39 @@ def _engines() -> dict[str, Callable[[Sequence[SafeRecord]], list[_Found]]]:
     return engines
 
 
-def bench_matching(records: Sequence[SafeRecord], what: str) -> None:
-    print(f"\n== match: phrase matching only, {len(records):,} {what}")
+def _best_of(runs: int, fn: Callable[[], Any]) -> tuple[float, Any]:
+    """The least CPU time of ``runs`` runs (other load on the machine only ever adds time)."""
+    results = [_timed(fn) for _ in range(runs)]
+    return min(seconds for seconds, _ in results), results[0][1]
+
+
+def bench_matching(records: Sequence[SafeRecord], what: str, batch: int | None = None) -> None:
+    """Every engine over ``records``, in batches of ``batch`` records (default: one batch)."""
+    size = batch or len(records)
+    chunks = [records[i : i + size] for i in range(0, len(records), size)]
+    print(f"\n== match: phrase matching only, {len(records):,} {what}, batches of {size:,}")
     reference: list[_Found] | None = None
     naive_rate = 0.0
     for name, engine in _engines().items():
-        seconds, found = _timed(lambda e=engine: e(records))
+        runs = 3 if name in ("naive in-loop (reference)", "failproof hybrid") else 1
+        seconds, found = _best_of(runs, lambda e=engine: [f for c in chunks for f in e(c)])
         reference = reference or found
         status = "same lists" if found == reference else "DIFFERENT LISTS"
         rate = len(records) / seconds
         naive_rate = naive_rate or rate
         ratio = rate / naive_rate
-        print(f"  {name:28s} {rate:10,.0f} records/CPU-s   x{ratio:5.2f} vs naive   {status}")
+        print(f"  {name:32s} {rate:10,.0f} records/CPU-s   x{ratio:5.2f} vs naive   {status}")
+
+
+def sweep_matching(rng: random.Random, vocab: Sequence[str], sample: int, scales: str) -> None:
+    """The match stage over records 1x, 2x, ... the specification's size, and small batches."""
+    for scale in (int(s) for s in scales.split(",")):
+        raw = [make_record(rng, vocab, i, scale=scale) for i in range(max(50, sample // scale))]
+        records = [SafeRecord.model_validate(r) for r in raw]
+        what = "spec-sized records" if scale == 1 else f"records {scale}x heavier"
+        bench_matching(records, what)
+        if scale in (1, 5):
+            bench_matching(records, what, batch=10)
 
 
 def bench_scoring(raw: list[dict[str, Any]], config: SafeConfig) -> None:
@@ -355,21 +388,22 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=20_000, help="records for the match stage")
     parser.add_argument("--vocabulary", type=int, default=3000, help="distinct phrases")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scales", default="1,2,3,5,8", help="record sizes for the match stage")
+    parser.add_argument("--skip-scoring", action="store_true", help="the match stage only")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    vocab = _vocabulary(rng, args.vocabulary)
-    start = time.perf_counter()
-    raw = [make_record(rng, vocab, i) for i in range(args.records)]
-    size = sum(len(r["output"]["summary"]) for r in raw) / len(raw)
-    print(
-        f"generated {len(raw):,} records in {time.perf_counter() - start:.1f} s "
-        f"(mean summary {size:,.0f} chars, {args.vocabulary:,} phrases in the vocabulary)"
-    )
-    sample = [SafeRecord.model_validate(r) for r in raw[: args.sample]]
-    bench_matching(sample, "spec-sized records")
-    heavy = [make_record(rng, vocab, i, scale=5) for i in range(args.sample // 5)]
-    bench_matching([SafeRecord.model_validate(r) for r in heavy], "records 5x heavier")
-    bench_scoring(raw, SafeConfig())
+    vocab = vocabulary(rng, args.vocabulary)
+    print(f"load {os.getloadavg()[0]:.2f}; {args.vocabulary:,} phrases in the vocabulary")
+    sweep_matching(rng, vocab, args.sample, args.scales)
+    if not args.skip_scoring:
+        start = time.perf_counter()
+        raw = [make_record(rng, vocab, i) for i in range(args.records)]
+        size = sum(len(r["output"]["summary"]) for r in raw) / len(raw)
+        print(
+            f"\ngenerated {len(raw):,} records in {time.perf_counter() - start:.1f} s "
+            f"(mean summary {size:,.0f} chars)"
+        )
+        bench_scoring(raw, SafeConfig())
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak RSS of the whole benchmark process: {peak_rss:,.0f} MiB")
 

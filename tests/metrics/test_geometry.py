@@ -15,6 +15,8 @@ from failproof.core import CaseResult, CaseScore
 from failproof.metrics import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import entropy, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases, risk_band
+from failproof.metrics._geometry_k import fit_kmeans, silhouette
+from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf, tokenize
 
 TOPICS = {
@@ -272,3 +274,61 @@ def test_the_tokenizer_matches_scikit_learns_default_pattern_without_digit_start
 def test_a_tfidf_of_nothing_is_empty() -> None:
     empty = SampledTfidf(10).fit(["", "1 2 3"])
     assert empty.transform(["anything at all"]).shape == (1, 0)
+
+
+# --- the numpy pieces agree with scikit-learn's definitions ------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mutual_information_equals_scikit_learns(seed: int) -> None:
+    from sklearn.metrics import mutual_info_score, normalized_mutual_info_score
+
+    rng = np.random.default_rng(seed)
+    categories = [f"c{i}" for i in rng.integers(0, 1 + seed % 4, 40)]
+    clusters = rng.integers(0, 1 + seed % 3, 40)
+    mi = mutual_information(cases(categories), clusters)
+    assert mi["category"] == pytest.approx(max(0.0, mutual_info_score(categories, clusters)))
+    assert mi["normalized"]["category"] == pytest.approx(
+        normalized_mutual_info_score(categories, clusters)
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_silhouette_equals_scikit_learns(seed: int) -> None:
+    from sklearn.metrics import silhouette_score
+
+    rng = np.random.default_rng(seed)
+    points = np.vstack([rng.normal(c, 0.5, (15, 3)) for c in (0.0, 2.0, 5.0)])
+    labels = rng.integers(0, 3, len(points))
+    labels[:3] = [0, 1, 2]
+    labels[-1] = 3  # a point alone in its cluster scores 0
+    assert silhouette(points, labels) == pytest.approx(silhouette_score(points, labels))
+
+
+def test_kmeans_finds_separated_blobs_the_same_way_for_one_seed() -> None:
+    rng = np.random.default_rng(3)
+    points = np.vstack([rng.normal(c, 0.1, (20, 4)) for c in (0.0, 3.0, 6.0)])
+    labels, centers = fit_kmeans(points, 3, seed=11)
+    assert len(set(labels[:20].tolist())) == len(set(labels[20:40].tolist())) == 1
+    assert len(set(labels.tolist())) == 3
+    assert centers.shape == (3, 4)
+    again, _ = fit_kmeans(points, 3, seed=11)
+    assert again.tolist() == labels.tolist()
+
+
+def test_kmeans_keeps_k_clusters_when_rows_repeat() -> None:
+    points = np.array([[0.0, 0.0]] * 5 + [[1.0, 1.0]] * 5 + [[5.0, 5.0]])
+    labels, _ = fit_kmeans(points, 3, seed=0)
+    assert sorted(set(labels.tolist())) == [0, 1, 2]
+
+
+def test_the_truncated_svd_matches_numpys_exact_singular_values() -> None:
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
+    rng = np.random.default_rng(1)
+    low_rank = rng.random((60, 7)) @ rng.random((7, 40))  # a spectrum like TF-IDF's: few strong
+    matrix = csr_matrix(np.where(low_rank > 1.0, low_rank, 0.0))
+    reduced = truncated_svd(matrix, 5, seed=0)
+    exact = np.linalg.svd(matrix.toarray(), compute_uv=False)[:5]
+    assert np.allclose(np.linalg.norm(reduced, axis=0), exact, rtol=1e-6)
+    assert np.array_equal(reduced, truncated_svd(matrix, 5, seed=0))

@@ -18,6 +18,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._attack import attack_formats, execute_attack
+from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._select import (
@@ -34,7 +35,7 @@ from failproof.errors import ConfigError
 if TYPE_CHECKING:
     from failproof.attack import AttackRequest
     from failproof.config import Settings
-    from failproof.runner import ProgressMode, RunOutcome, RunRequest
+    from failproof.runner import ProgressMode, RunOutcome, RunRequest, WorkExecutor
 
 __all__ = ["RunFlags", "execute"]
 
@@ -74,6 +75,7 @@ def execute(
     config: Path | None,
     quiet: bool,
     shown: ProgressMode = "auto",
+    executor: WorkExecutor | None = None,
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
     from failproof.report import build_report
@@ -94,6 +96,7 @@ def execute(
                     responses_path=path,
                     progress=progress,
                     safe_config=load_safe_config,
+                    executor=executor,
                 )
             else:
                 outcome = start_run(
@@ -104,6 +107,7 @@ def execute(
                     responses_path=path,
                     progress=progress,
                     safe_config=load_safe_config,
+                    executor=executor,
                 )
         except RunInterrupted as stop:
             say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
@@ -277,6 +281,8 @@ def run(
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
+    executor: ExecutorOpt = "local",
+    workers: WorkersOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -308,6 +314,8 @@ def run(
             "--resume finishes the run's own selection of cases",
             hint="start a new run to choose other cases",
         )
+    if strategy and executor != "local":
+        raise ConfigError("--strategy runs here only", hint="drop --executor")
     if strategy:
         options = target_options(
             base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []
@@ -338,7 +346,15 @@ def run(
         request = _request(suites or [], target, settings.run.repeat, options)
         request = replace(request, selection=selection_from(only, category, severity, sample, seed))
         request = replace(request, output=str(output.resolve()) if output else None, formats=format)
-    outcome = execute(request, settings, formats=format, output=output, config=config, quiet=quiet)
+    outcome = execute(
+        request,
+        settings,
+        formats=format,
+        output=output,
+        config=config,
+        quiet=quiet,
+        executor=executor_from(executor, workers),
+    )
     if verbose:
         stats = outcome.stats
         stderr.print(f"calls done {stats.completed}, from cache {stats.cache_hits}")

@@ -17,6 +17,7 @@ from failproof.cli._app import (
     app,
     settings_from,
 )
+from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
 from failproof.cli._output import emit_reports, say
 from failproof.cli._select import (
@@ -50,6 +51,8 @@ def score(
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
+    executor: ExecutorOpt = "local",
+    workers: WorkersOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
@@ -71,7 +74,12 @@ def score(
     settings = with_judge_key(settings)
     selection = selection_from(only, category, severity, sample, seed)
     outcome = score_responses(
-        responses, suite, settings=settings, safe_config=load_safe_config, selection=selection
+        responses,
+        suite,
+        settings=settings,
+        safe_config=load_safe_config,
+        selection=selection,
+        executor=executor_from(executor, workers),
     )
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""

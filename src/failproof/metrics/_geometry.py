@@ -24,6 +24,7 @@ from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
+from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
 __all__ = [
@@ -109,15 +110,11 @@ def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:
 
 def _svd(matrix: Any, components: int, seed: int) -> NDArray[np.floating]:
     """A truncated SVD with at most ``components`` dimensions, zero-padded when fewer fit."""
-    from sklearn.decomposition import TruncatedSVD
-
     rows, cols = matrix.shape
     usable = min(components, cols - 1, rows - 1)
     out = np.zeros((rows, components), dtype=np.float64)
     if usable >= 1 and matrix.nnz:
-        svd = TruncatedSVD(n_components=usable, random_state=seed)
-        with np.errstate(divide="ignore", invalid="ignore"):  # explained variance of 0 / 0
-            out[:, :usable] = svd.fit_transform(matrix)
+        out[:, :usable] = truncated_svd(matrix, usable, seed)
     return out
 
 

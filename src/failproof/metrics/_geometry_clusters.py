@@ -54,23 +54,48 @@ def mutual_information_of(
 ) -> dict[str, Any]:
     """`mutual_information` from each case's labels (category, severity, pass_fail) in order:
     strings, or integer codes (numbered in order of first appearance: the same figures)."""
-    from sklearn.metrics import mutual_info_score, normalized_mutual_info_score
-
     ids = clusters.tolist()
-    out: dict[str, Any] = {
-        key: _clean(mutual_info_score(values, ids)) for key, values in targets.items()
-    }
+    labels = {key: _plain(values) for key, values in targets.items()}
+    cluster_entropy = entropy(ids)
+    mi = {key: _mutual_info(values, ids) for key, values in labels.items()}
+    out: dict[str, Any] = {key: _clean(value) for key, value in mi.items()}
     out["normalized"] = {
-        key: _clean(normalized_mutual_info_score(values, ids)) for key, values in targets.items()
+        key: _clean(_normalized(mi[key], entropy(values), cluster_entropy, values, ids))
+        for key, values in labels.items()
     }
-    out["entropy"] = {key: entropy(_plain(values)) for key, values in targets.items()}
-    out["entropy"]["cluster"] = entropy(ids)
+    out["entropy"] = {key: entropy(values) for key, values in labels.items()}
+    out["entropy"]["cluster"] = cluster_entropy
     out["unit"] = "nats"
     return out
 
 
 def _plain(values: Sequence[str] | NDArray[np.integer]) -> list[object]:
     return values.tolist() if isinstance(values, np.ndarray) else list(values)
+
+
+def _mutual_info(first: Sequence[object], second: Sequence[object]) -> float:
+    """``sum p(a, b) ln(p(a, b) / (p(a) p(b)))`` over the joint counts of two labellings."""
+    _, a = np.unique(np.asarray(first, dtype=object).astype(str), return_inverse=True)
+    _, b = np.unique(np.asarray(second, dtype=object).astype(str), return_inverse=True)
+    if len(a) == 0:
+        return 0.0
+    joint = np.zeros((a.max() + 1, b.max() + 1))
+    np.add.at(joint, (a.reshape(-1), b.reshape(-1)), 1.0)
+    p = joint / len(a)
+    outer = p.sum(axis=1)[:, None] * p.sum(axis=0)[None, :]
+    nonzero = p > 0
+    return float((p[nonzero] * np.log(p[nonzero] / outer[nonzero])).sum())
+
+
+def _normalized(
+    mi: float, h_first: float, h_second: float, first: Sequence[object], second: Sequence[object]
+) -> float:
+    """MI over the mean of the two entropies; two single-valued labellings agree fully (1)."""
+    if len(set(first)) <= 1 and len(set(second)) <= 1:
+        return 1.0
+    if mi <= 0:
+        return 0.0
+    return mi / ((h_first + h_second) / 2)
 
 
 def _clean(value: float) -> float:

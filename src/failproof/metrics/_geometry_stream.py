@@ -35,6 +35,7 @@ from failproof.metrics._geometry import (
 from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_k import choose_k, fit_kmeans
+from failproof.metrics._geometry_svd import truncated_svd_fit
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
 __all__ = ["GeometryAccumulator"]
@@ -101,22 +102,15 @@ class _Model:
     """TF-IDF, SVD and centroids fitted on the sample; embeds and assigns any case."""
 
     def __init__(self, cases: Sequence[GeometryCase], settings: ProbeSettings) -> None:
-        from sklearn.decomposition import TruncatedSVD
-
         self.chars = settings.geometry_text_chars
         self.vectorizer = SampledTfidf(settings.geometry_max_features)
         self.vectorizer.fit([c.document(self.chars) for c in cases])
         tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
         self.components = max(2, settings.geometry_components)
         usable = min(self.components, tfidf.shape[1] - 1, tfidf.shape[0] - 1)
-        self.svd = (
-            TruncatedSVD(n_components=usable, random_state=settings.seed)
-            if usable >= 1 and tfidf.nnz
-            else None
-        )
-        if self.svd is not None:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                self.svd.fit(tfidf)
+        self.directions: NDArray[np.floating] | None = None
+        if usable >= 1 and tfidf.nnz:
+            self.directions = truncated_svd_fit(tfidf, usable, settings.seed)[1]
         self.reduced = self.embed(tfidf)
         vectors = normalise(self.reduced)
         self.choice = choose_k(
@@ -135,9 +129,8 @@ class _Model:
 
     def embed(self, tfidf: Any) -> NDArray[np.floating]:
         out = np.zeros((tfidf.shape[0], self.components), dtype=np.float64)
-        if self.svd is not None:
-            used = self.svd.n_components
-            out[:, :used] = self.svd.transform(tfidf)
+        if self.directions is not None:
+            out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
         return out
 
     def assign(self, cases: Sequence[GeometryCase]) -> tuple[Any, NDArray[np.int_]]:

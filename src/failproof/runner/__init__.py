@@ -11,7 +11,7 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.runner._agent import play_agent
     from failproof.runner._calls import Caller, CallStats
-    from failproof.runner._engine import Engine, EngineStats, RunAborted
+    from failproof.runner._engine import Engine, EngineStats, ResultSink, RunAborted
     from failproof.runner._ids import new_run_id
     from failproof.runner._limits import AdaptiveGate, RateLimiter
     from failproof.runner._plan import RunRequest, WorkItem, suite_source
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     )
     from failproof.runner._score import ScoreOutcome, score_responses
     from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+    from failproof.runner._setup import make_engine
+    from failproof.runner._sharded import Executed, ShardOutcome, WorkExecutor, WorkPlan, run_shard
 
 __all__ = [
     "RESCORED_FROM",
@@ -36,10 +38,12 @@ __all__ = [
     "Caller",
     "Engine",
     "EngineStats",
+    "Executed",
     "InlineScoring",
     "PoolScoring",
     "ProgressMode",
     "RateLimiter",
+    "ResultSink",
     "RetryPolicy",
     "RunAborted",
     "RunInterrupted",
@@ -48,13 +52,18 @@ __all__ = [
     "SafeSource",
     "ScoreOutcome",
     "Scoring",
+    "ShardOutcome",
+    "WorkExecutor",
     "WorkItem",
+    "WorkPlan",
     "auto_score_workers",
+    "make_engine",
     "new_run_id",
     "play_agent",
     "rescore_run",
     "resolve_scoring",
     "resume_run",
+    "run_shard",
     "score_responses",
     "start_run",
     "stop_signals",
@@ -66,7 +75,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "._agent": ("play_agent",),
         "._calls": ("Caller", "CallStats"),
-        "._engine": ("Engine", "EngineStats", "RunAborted"),
+        "._engine": ("Engine", "EngineStats", "ResultSink", "RunAborted"),
         "._ids": ("new_run_id",),
         "._limits": ("AdaptiveGate", "RateLimiter"),
         "._plan": ("RunRequest", "WorkItem", "suite_source"),
@@ -77,5 +86,7 @@ __getattr__, __dir__ = lazy_exports(
         "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
         "._score": ("ScoreOutcome", "score_responses"),
         "._scoring": ("InlineScoring", "PoolScoring", "Scoring", "auto_score_workers"),
+        "._setup": ("make_engine",),
+        "._sharded": ("Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"),
     },
 )

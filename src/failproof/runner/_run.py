@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-import random
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
 from failproof.core import Run, Suite, utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
-from failproof.runner._calls import Caller, CallStats
-from failproof.runner._engine import Engine, EngineStats, ResultSink
+from failproof.runner._calls import CallStats
+from failproof.runner._engine import EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
-from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
 from failproof.runner._record import SafeSource, recorded_scoring, resolve_scoring
 from failproof.runner._responses import ResponsesWriter
-from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+from failproof.runner._setup import drive, make_engine
+from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
@@ -64,6 +63,7 @@ class _Job:
     responses_path: Path | None
     progress: RunProgress
     sinks: Sequence[ResultSink] = ()
+    executor: WorkExecutor | None = None
 
 
 def start_run(
@@ -76,6 +76,7 @@ def start_run(
     progress: ProgressMode = "quiet",
     sinks: Sequence[ResultSink] = (),
     safe_config: SafeSource = None,
+    executor: WorkExecutor | None = None,
 ) -> RunOutcome:
     """Create a run of ``request``, execute it and return its report (built from the store).
 
@@ -83,6 +84,7 @@ def start_run(
     called with every result right after it is stored. Everything that shapes a score is
     resolved here and stored with the run (`ScoringConfig`); ``safe_config`` (a `SafeConfig`, or
     a function reading it) is asked for only when a case carries SAFE expectations.
+    ``executor`` runs the work elsewhere (`failproof.scale`); by default it runs here.
     """
     suites = request.load()
     scoring = resolve_scoring(settings, suites, safe=safe_config)
@@ -102,9 +104,8 @@ def start_run(
             RECORD_KEY: scoring.to_json(),
         },
     )
-    job = _Job(
-        run, request, suites, scoring, scorers, responses_path, make_progress(progress), sinks
-    )
+    job = _Job(run, request, suites, scoring, scorers, responses_path, make_progress(progress))
+    job = replace(job, sinks=sinks, executor=executor)
     return _execute(job, settings, store, resumed=False)
 
 
@@ -117,12 +118,14 @@ def resume_run(
     progress: ProgressMode = "quiet",
     sinks: Sequence[ResultSink] = (),
     safe_config: SafeSource = None,
+    executor: WorkExecutor | None = None,
 ) -> RunOutcome:
     """Finish a stopped run: only cases without a stored answer (or whose call failed) are sent
     again.
 
     The cases are scored with the run's recorded scoring, whatever ``settings`` say (they set
     only how the target is called); ``safe_config`` stands in for a run made before records.
+    Any ``executor`` finishes any run: what is missing is found in the store.
     """
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
@@ -130,9 +133,8 @@ def resume_run(
     _check_unchanged(run, suites)
     scoring = recorded_scoring(run, settings, suites, safe=safe_config)
     scorers = build_scorers(scoring)
-    job = _Job(
-        run, request, suites, scoring, scorers, responses_path, make_progress(progress), sinks
-    )
+    job = _Job(run, request, suites, scoring, scorers, responses_path, make_progress(progress))
+    job = replace(job, sinks=sinks, executor=executor)
     return _execute(job, settings, store, resumed=True)
 
 
@@ -181,16 +183,35 @@ def _go(
     skip: set[tuple[str, str, int]],
     resumed: bool,
 ) -> EngineStats:
-    """Run the engine over the missing work; a stop or failure is recorded on the run."""
+    """Run the engine (or the job's executor) over the missing work; a stop or failure is
+    recorded on the run."""
     run_id = job.run.id
     writer = _writer(job, store, resumed)
-    scoring = _scoring(job, settings, target)
-    engine: Engine | None = None
+    sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
+    scoring: Scoring | None = None
+    calls: CallStats | None = None
     try:
-        engine = _engine(job, target, settings, store, writer, scoring)
         work = plan_work(job.suites, job.request.repeat, skip)
+        if job.executor is not None:
+            plan = _work_plan(job, target, settings, store, tuple(work))
+            with stop_signals():
+                done = job.executor.execute(plan, store, sinks)
+            calls = done.calls
+            return done.stats
+        scoring = _scoring(job, settings, target)
+        engine = make_engine(
+            settings.run,
+            target,
+            scoring,
+            store,
+            run_id,
+            use_cache=_use_cache(job, settings, target),
+            sinks=sinks,
+            progress=job.progress,
+        )
+        calls = engine.caller.stats
         with stop_signals(), asyncio.Runner() as loop:
-            return loop.run(_drive(engine, target, work))
+            return loop.run(drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run_id, "interrupted")
         total = sum(len(s.cases) for s in job.suites) * job.request.repeat
@@ -199,12 +220,37 @@ def _go(
         store.finish_run(run_id, "failed")
         raise
     finally:
-        if engine is not None:
-            _record_calls(store, run_id, engine.caller.stats)
-        scoring.close()
+        if calls is not None:
+            _record_calls(store, run_id, calls)
+        if scoring is not None:
+            scoring.close()
         job.progress.close()
         if writer is not None:
             writer.close()
+
+
+def _use_cache(job: _Job, settings: Settings, target: Target) -> bool:
+    cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
+    return bool(settings.run.cache and job.request.repeat == 1 and cacheable)
+
+
+def _work_plan(
+    job: _Job, target: Target, settings: Settings, store: Store, items: tuple[WorkItem, ...]
+) -> WorkPlan:
+    """The missing work as an executor receives it, with the cache hits the store holds."""
+    plan = WorkPlan(
+        run=job.run,
+        items=items,
+        scoring=job.scoring,
+        scorer_names=tuple(s.name for s in job.scorers),
+        settings=settings.run,
+        target=job.request.target,
+        target_options=_target_options(job.request, settings),
+        use_cache=_use_cache(job, settings, target),
+        identity=target.identity(),
+    )
+    hits = {key: store.cache_get(key) for key in plan.cache_keys()}
+    return replace(plan, cached={k: r for k, r in hits.items() if r is not None})
 
 
 def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
@@ -224,19 +270,17 @@ def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     return PoolScoring(job.scoring, job.scorers, workers)
 
 
-async def _drive(engine: Engine, target: Target, work: Iterator[WorkItem]) -> EngineStats:
-    async with target:
-        return await engine.run(work)
-
-
 def _make_target(request: RunRequest, settings: Settings) -> Target:
-    options = {
+    return create_target(request.target, _target_options(request, settings))
+
+
+def _target_options(request: RunRequest, settings: Settings) -> dict[str, object]:
+    return {
         **request.target_options,
         "concurrency": settings.run.concurrency,
         "timeout_s": settings.run.timeout_s,
         "threads": settings.run.threads,
     }
-    return create_target(request.target, options)
 
 
 def _writer(job: _Job, store: Store, resumed: bool) -> ResponsesWriter | None:
@@ -244,53 +288,6 @@ def _writer(job: _Job, store: Store, resumed: bool) -> ResponsesWriter | None:
         return None
     kept = store.answered_results(job.run.id) if resumed else ()
     return ResponsesWriter(job.responses_path, kept)
-
-
-def _engine(
-    job: _Job,
-    target: Target,
-    settings: Settings,
-    store: Store,
-    writer: ResponsesWriter | None,
-    scoring: Scoring,
-) -> Engine:
-    run = settings.run
-    workers = min(run.concurrency, target.max_concurrency or run.concurrency)
-    caller = Caller(
-        target=target,
-        timeout_s=run.timeout_s,
-        policy=RetryPolicy(
-            retries=run.retries,
-            base_s=run.backoff_base_s,
-            max_s=run.backoff_max_s,
-            rng=random.Random(run.retry_seed),
-            max_wait_s=run.max_wait_s,
-        ),
-        gate=AdaptiveGate(workers, max_pause_s=run.max_wait_s),
-        rpm=_limiter(run.rpm, "the request budget (--rpm)", job.progress),
-        tpm=_limiter(run.tpm, "the token budget (--tpm)", job.progress),
-        on_wait=job.progress.waiting,
-    )
-    cacheable = getattr(target, "cacheable", target.name not in _NEVER_CACHED)
-    sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
-    return Engine(
-        caller=caller,
-        scoring=scoring,
-        store=store,
-        run_id=job.run.id,
-        workers=workers,
-        use_cache=bool(run.cache and job.request.repeat == 1 and cacheable),
-        max_consecutive_failures=run.max_consecutive_failures,
-        sinks=list(sinks),
-    )
-
-
-def _limiter(per_minute: float | None, budget: str, progress: RunProgress) -> RateLimiter | None:
-    if not per_minute:
-        return None
-    limiter = RateLimiter(per_minute)
-    limiter.on_wait = lambda seconds: progress.waiting(seconds, f"pacing calls to {budget}")
-    return limiter
 
 
 @contextmanager

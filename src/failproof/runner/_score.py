@@ -7,17 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from failproof.config import RECORD_KEY, Settings
-from failproof.core import Run, utc_now
+from failproof.config import RECORD_KEY, ScoringConfig, Settings
+from failproof.core import Case, Run, utc_now
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
+from failproof.runner._plan import WorkItem
 from failproof.runner._record import SafeSource, resolve_scoring
 from failproof.runner._scoring import close_scorers
-from failproof.scoring import build_scorers
+from failproof.runner._sharded import WorkExecutor, WorkPlan
+from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
-from failproof.targets import ReplayTarget, load_responses
+from failproof.targets import RecordedResponses, ReplayTarget, load_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
 
@@ -39,13 +41,14 @@ def score_responses(
     store: Store | None = None,
     selection: Selection | None = None,
     safe_config: SafeSource = None,
+    executor: WorkExecutor | None = None,
 ) -> ScoreOutcome:
     """Join recorded responses to the suites' cases, score every case, store and report the run.
 
     A case with no recorded response becomes an ``error`` result; a response for a case that is
     in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
     with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
-    ``selection`` scores part of the suites.
+    ``selection`` scores part of the suites. ``executor`` scores elsewhere (`failproof.scale`).
     """
     every = load_suites(suites)
     selection = selection or Selection()
@@ -71,17 +74,21 @@ def score_responses(
     db = store or Store(settings.db_path)
     try:
         db.create_run(run)
-        asyncio.run(
-            execute_cases(
-                cases,
-                ReplayTarget(recorded),
-                run_id=run.id,
-                store=db,
-                scorers=scorer_list,
-                concurrency=1,
-                timeout_s=settings.run.timeout_s,
+        if executor is not None:
+            plan = _replay_plan(run, cases, recorded, scoring, scorer_list, settings)
+            executor.execute(plan, db, ())
+        else:
+            asyncio.run(
+                execute_cases(
+                    cases,
+                    ReplayTarget(recorded),
+                    run_id=run.id,
+                    store=db,
+                    scorers=scorer_list,
+                    concurrency=1,
+                    timeout_s=settings.run.timeout_s,
+                )
             )
-        )
         finished = utc_now()
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
@@ -92,3 +99,33 @@ def score_responses(
             db.close()
     every_case = [case for suite in every for case in suite.cases]
     return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(every_case))
+
+
+def _replay_plan(
+    run: Run,
+    cases: list[Case],
+    recorded: RecordedResponses,
+    scoring: ScoringConfig,
+    scorers: list[Scorer],
+    settings: Settings,
+) -> WorkPlan:
+    """The replay as `execute_cases` does it: one at a time, no retries, limits, cache or abort."""
+    calm = settings.run.model_copy(
+        update={
+            "concurrency": 1,
+            "retries": 0,
+            "rpm": None,
+            "tpm": None,
+            "cache": False,
+            "max_consecutive_failures": 0,
+        }
+    )
+    return WorkPlan(
+        run=run,
+        items=tuple(WorkItem(case) for case in cases),
+        scoring=scoring,
+        scorer_names=tuple(s.name for s in scorers),
+        settings=calm,
+        target="replay",
+        recorded=recorded,
+    )

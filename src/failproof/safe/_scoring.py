@@ -1,9 +1,8 @@
-"""Score SAFE v0 records: one phrase automaton per batch, then each record's formulas and labels."""
+"""Score SAFE v0 records: phrase matching of the batch, then each record's formulas and labels."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from failproof.config import SafeConfig, Thresholds, Weights
@@ -15,7 +14,7 @@ from failproof.safe._formulas import (
     metric_label,
     overall_label,
 )
-from failproof.safe._matching import PhraseIndex
+from failproof.safe._hybrid import RecordHits, match_records
 from failproof.safe._records import SafeRecord
 from failproof.safe._result import MetricLabels, PhraseCheck, SafeResult, SafeScores, SemanticMatch
 from failproof.safe._semantic import Embedder, MiniLmEmbedder, SemanticMatcher, split_sentences
@@ -39,37 +38,24 @@ class _Semantic(NamedTuple):
     ac: tuple[SemanticMatch, ...] = ()
 
 
-def _phrases(records: Sequence[tuple[str, SafeRecord]]) -> Iterator[str]:
-    for _, record in records:
-        yield from record.expectations.must_find_signals
-        yield from record.expectations.forbidden_terms
-        yield from record.expectations.must_contain_phrases
-
-
-def _check(phrases: Sequence[str], ids: Mapping[str, int], hits: AbstractSet[int]) -> PhraseCheck:
-    found = [p for p in phrases if ids[p] in hits]
+def _check(phrases: Sequence[str], found: tuple[str, ...]) -> PhraseCheck:
+    """Found and missing phrases, each in expectation order (``found`` is already)."""
     if len(found) == len(phrases):
-        return PhraseCheck(tuple(found), ())
-    return PhraseCheck(tuple(found), tuple([p for p in phrases if ids[p] not in hits]))
+        return PhraseCheck(found, ())
+    hits = set(found)
+    return PhraseCheck(found, tuple([p for p in phrases if p not in hits]))
 
 
-def _exact(index: PhraseIndex, record: SafeRecord) -> _Exact:
+def _exact(record: SafeRecord, hits: RecordHits) -> _Exact:
     output, expect = record.output, record.expectations
-    signals = "\n".join(output.signals) if output.signals else None
-    hits = index.scan(output.summary, signals)
-    terms, questions = expect.forbidden_terms, output.followup_questions
-    ah_hits: tuple[str, ...] = ()
-    if terms and questions:
-        found = index.scan("\n".join(questions)).anywhere
-        ah_hits = tuple(t for t in terms if index.ids[t] in found)
     summary_empty = not output.summary.strip()
     return _Exact(
-        cr=_check(expect.must_find_signals, index.ids, hits.anywhere),
-        ac=_check(expect.must_contain_phrases, index.ids, hits.in_tail),
-        ah_hits=ah_hits,
+        cr=_check(expect.must_find_signals, hits.cr),
+        ac=_check(expect.must_contain_phrases, hits.ac),
+        ah_hits=hits.ah,
         cr_empty=summary_empty and not any(s.strip() for s in output.signals),
         ac_empty=summary_empty,
-        ah_empty=not any(q.strip() for q in questions),
+        ah_empty=not any(q.strip() for q in output.followup_questions),
     )
 
 
@@ -190,7 +176,8 @@ def score_records(
 ) -> list[SafeResult]:
     """Score (batch_id, record) pairs: every formula, edge case and label of the specification.
 
-    All distinct phrases are compiled into one automaton; with ``config.match == "semantic"``
+    Phrases are matched by the hybrid of `failproof.safe._matching` (a loop per record for few
+    phrases, one automaton for the records with many); with ``config.match == "semantic"``
     the phrases exact matching missed are compared by embeddings (``embedder``, by default
     all-MiniLM-L6-v2 from the ``semantic`` extra). ``ah`` decides AH violations (by default the
     matcher ``config.ah_matcher`` names, made for this call and closed after it).
@@ -201,9 +188,9 @@ def score_records(
             return score_records(records, config, embedder=embedder, ah=own)
         finally:
             own.close()
-    index = PhraseIndex(_phrases(records))
     ah.prepare([record for _, record in records])
-    exact = [_exact(index, record) for _, record in records]
+    found = match_records([record for _, record in records])
+    exact = [_exact(record, hits) for (_, record), hits in zip(records, found, strict=True)]
     if config.match == "semantic":
         matcher = SemanticMatcher(embedder or MiniLmEmbedder(), config.similarity)
         semantic = _semantic_pass(records, exact, matcher)

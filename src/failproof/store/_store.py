@@ -18,7 +18,10 @@ from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._stream import StoredResults
 
-__all__ = ["RunSummary", "Store"]
+__all__ = ["ResultRow", "RunSummary", "Store", "load_result"]
+
+#: A stored result as its row: suite, case id, sample, primary class, the result's JSON.
+ResultRow = tuple[str, str, int, str, str]
 
 
 def _try_lock(fd: int) -> bool:
@@ -39,7 +42,7 @@ def _dumps(value: Any) -> str:
     return redact(json.dumps(value, default=str))
 
 
-def _load_result(blob: str) -> CaseResult:
+def load_result(blob: str) -> CaseResult:
     """A stored result; text that is not valid Unicode (lone surrogates) is repaired, not fatal."""
     try:
         return CaseResult.model_validate_json(blob)
@@ -211,23 +214,41 @@ class Store:
 
     def add_result(self, run_id: str, result: CaseResult) -> None:
         """Store one result and commit, so that a crash right after loses nothing."""
+        self.add_results(run_id, [result])
+
+    def add_results(self, run_id: str, results: Iterable[CaseResult]) -> None:
+        """Store results in one transaction (see `add_result_rows`)."""
+        self.add_result_rows(
+            run_id,
+            (
+                (r.suite, r.case_id, r.sample, r.primary, redact(r.model_dump_json()))
+                for r in results
+            ),
+        )
+
+    def add_result_rows(self, run_id: str, rows: Iterable[ResultRow]) -> None:
+        """Store rows (as `result_rows` reads them, from this or another store) in one
+        transaction; each replaces any stored under its key (suite, case, sample), so adding
+        the same rows twice changes nothing."""
+        now = utc_now().isoformat()
         with self._db:
-            self._db.execute(
+            self._db.executemany(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    run_id,
-                    result.suite,
-                    result.case_id,
-                    result.sample,
-                    result.primary,
-                    redact(result.model_dump_json()),
-                    utc_now().isoformat(),
-                ),
+                ((run_id, *row, now) for row in rows),
             )
 
     def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
         """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
         return StoredResults(self.path, run_id, chunk=chunk)
+
+    def result_rows(self, run_id: str) -> list[ResultRow]:
+        """The run's results as stored (JSON not parsed), in (suite, case_id, sample) order."""
+        rows = self._db.execute(
+            "SELECT suite, case_id, sample, primary_class, result_json FROM results "
+            "WHERE run_id = ? ORDER BY suite, case_id, sample",
+            (run_id,),
+        )
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def results(self, run_id: str) -> Iterator[CaseResult]:
         """The run's results in (suite, case_id, sample) order, read lazily."""
@@ -237,7 +258,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield _load_result(blob)
+                yield load_result(blob)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str, int]]:
         """(suite, case_id, sample) of every stored result of the run."""
@@ -265,7 +286,7 @@ class Store:
         )
         with closing(cursor):
             for (blob,) in cursor:
-                yield _load_result(blob)
+                yield load_result(blob)
 
     @contextmanager
     def lock_run(self, run_id: str) -> Iterator[None]:

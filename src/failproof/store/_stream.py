@@ -80,12 +80,12 @@ class StoredResults(Sequence[CaseResult]):
 
     def chunks(self) -> Iterator[list[CaseResult]]:
         """The results, ``chunk`` at a time."""
-        from failproof.store._store import _load_result
+        from failproof.store._store import load_result
 
         with closing(self._connect()) as db:
             rows = db.execute(_COLUMNS + _ORDER, (self.run_id, self.chunk)).fetchall()
             while rows:
-                yield [_load_result(row[3]) for row in rows]
+                yield [load_result(row[3]) for row in rows]
                 last = rows[-1][:3]
                 rows = db.execute(
                     _COLUMNS + " AND (suite, case_id, sample) > (?, ?, ?)" + _ORDER,
@@ -138,7 +138,7 @@ class StoredResults(Sequence[CaseResult]):
 
     def at(self, index: int) -> CaseResult:
         """The result at position ``index`` of the order."""
-        from failproof.store._store import _load_result
+        from failproof.store._store import load_result
 
         with closing(self._connect()) as db:
             row = db.execute(
@@ -148,4 +148,4 @@ class StoredResults(Sequence[CaseResult]):
             ).fetchone()
         if row is None:
             raise IndexError(index)
-        return _load_result(row[0])
+        return load_result(row[0])
