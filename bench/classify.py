@@ -101,7 +101,8 @@ def _cpu(step: Callable[[], object]) -> float:
 
 def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, float]:
     """CPU seconds of each stage: the signal scan, the refusal and harm judges (one pass over
-    the scan; each question scanned once), and the rules alone."""
+    the scan; each question scanned once), the rules alone, and the rest of a warm pass of
+    `score_case` (the scorer hand-off, the per-response memo, building the `CaseResult`)."""
     matcher = matcher_for(settings)
     evidences = [Evidence(r) for _, r in pairs]
     questions: dict[str, SignalScan] = {}
@@ -132,7 +133,20 @@ def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, 
     scan = _cpu(lambda: [scan_response(ev, matcher) for ev in evidences])
     with_judge = _cpu(rules)  # scans are memoized: this is the judge plus the rules
     alone = _cpu(rules)  # scans and verdicts memoized: the rules alone
-    return {"signal scan": scan, "refusal+harm": with_judge - alone, "rules": alone}
+    scorer = scorers.get("failproof")(settings)
+
+    def score_all() -> None:
+        for case, response in pairs:  # each result dropped, as in the first pass
+            score_case(case, response, [scorer])
+
+    whole = _cpu(score_all)
+    return {
+        "signal scan": scan,
+        "refusal+harm": with_judge - alone,
+        "rules": alone,
+        "the rest": whole - scan - with_judge,
+        "whole (warm)": whole,
+    }
 
 
 def main() -> None:

@@ -38,7 +38,8 @@ def write_suite(folder: Path, n: int, name: str = "bench") -> Path:
 @dataclass
 class Timed:
     """One run: cases; setup (suites, scorers, workers) and run (first call to last stored
-    result) wall times; client CPU per case; report build time."""
+    result) wall times; the runner's CPU over the run (its process and its scoring workers);
+    report build time."""
 
     cases: int
     setup_s: float
@@ -55,12 +56,13 @@ class Timed:
         return 1000 * self.cpu_s / self.cases
 
 
-_engine_started: list[float] = [0.0]
+#: When the engine started: wall time and this process's CPU time.
+_engine_started: list[float] = [0.0, 0.0]
 _engine_run = Engine.run
 
 
 async def _timed_engine_run(self: Engine, work: Iterable[WorkItem]) -> EngineStats:
-    _engine_started[0] = time.perf_counter()
+    _engine_started[:] = [time.perf_counter(), time.process_time()]
     return await _engine_run(self, work)
 
 
@@ -80,8 +82,13 @@ def best_of(runs: int, measure: Callable[[], Timed]) -> Timed:
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished children (the scoring workers)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime + children_cpu_seconds()
+
+
+def children_cpu_seconds() -> float:
+    """CPU time of this process's finished children (the scoring workers, once stopped)."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return children.ru_utime + children.ru_stime
 
 
 def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = False) -> Timed:
@@ -96,25 +103,24 @@ def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = Fal
         )
         cases = len(suite.read_text(encoding="utf-8").splitlines())
         seen: list[int] = [0]
-        last: list[float] = [0.0]
+        last: list[float] = [0.0, 0.0]
 
         def mark(_result: object) -> None:
             seen[0] += 1
             if seen[0] == cases:
-                last[0] = time.perf_counter()
+                last[:] = [time.perf_counter(), time.process_time()]
 
         with Store(settings.db_path) as store:
-            start, cpu = time.perf_counter(), cpu_seconds()
+            start, workers_cpu = time.perf_counter(), children_cpu_seconds()
             outcome = start_run(
                 request, settings=settings, store=store, progress="quiet", sinks=[mark]
             )
-            done, cpu_end = time.perf_counter(), cpu_seconds()
+            done, workers_cpu = time.perf_counter(), children_cpu_seconds() - workers_cpu
         errors = outcome.report.summary["counts"].get("error", 0)
         assert errors == 0, f"{errors} requests failed"
         total = outcome.report.summary["total_cases"]
-        began = _engine_started[0]
-        report_s = done - last[0]
-        # the scoring workers' CPU is counted once they exit, after the run: take the whole
-        # run's CPU less the setup and the report build (single-threaded: CPU ~ wall time)
-        cpu_s = cpu_end - cpu - report_s - (began - start)
-        return Timed(total, began - start, last[0] - began, cpu_s, report_s)
+        began, began_cpu = _engine_started
+        # this process's CPU from the first call to the last stored result, plus the scoring
+        # workers' (counted when they exit, after the run)
+        cpu_s = last[1] - began_cpu + workers_cpu
+        return Timed(total, began - start, last[0] - began, cpu_s, done - last[0])

@@ -4,8 +4,10 @@
 
 Ideal = cases x latency / concurrency; "run" is the time from the first call to the last stored
 result (loading the suites, building the scorers and starting the workers is "setup").
-Targets: within 1.15x at concurrency 64 and 1.4x at 256, scoring included (every registered
-scorer). The server runs in its own process.
+Targets: within 1.05x at concurrency 16, 1.15x at 64 and 1.4x at 256, scoring included (every
+registered scorer). The server runs in its own process; "CPU ms/case" is the runner's own CPU
+(its event loop and its scoring workers) per case: on a busy machine wall times read slow, CPU
+much less so.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from runner_common import best_of, load_average, timed_run, write_suite
 from runner_server import spawn
 
-TARGETS = {16: 1.15, 64: 1.15, 256: 1.4}
+TARGETS = {16: 1.05, 64: 1.15, 256: 1.4}
 
 
 def main() -> None:
@@ -33,8 +35,8 @@ def main() -> None:
         f"{args.cases} cases, {args.latency_ms:g} ms server latency, scoring on, "
         f"best of {args.best_of}, load average {load_average()}"
     )
-    header = ("concurrency", "ideal s", "run s", "x ideal", "target", "setup s", "report s")
-    print("{:>11} {:>8} {:>7} {:>8} {:>7} {:>8} {:>9}".format(*header))
+    header = ("concurrency", "ideal s", "run s", "x ideal", "target", "CPU ms/case", "setup s")
+    print("{:>11} {:>8} {:>7} {:>8} {:>7} {:>12} {:>8} {:>9}".format(*header, "report s"))
     with tempfile.TemporaryDirectory() as tmp, spawn(args.latency_ms) as base_url:
         suite = write_suite(Path(tmp), args.cases)
         timed_run(base_url, write_suite(Path(tmp), 100, "warm"), 16)
@@ -45,7 +47,8 @@ def main() -> None:
             verdict = "ok" if ratio <= target else "MISSED"
             print(
                 f"{concurrency:>11} {ideal:>8.2f} {timed.wall_s:>7.2f} {ratio:>8.3f} "
-                f"{target:>6.2f}x {timed.setup_s:>8.2f} {timed.report_s:>9.2f}  {verdict}"
+                f"{target:>6.2f}x {timed.cpu_ms_per_request:>12.3f} {timed.setup_s:>8.2f} "
+                f"{timed.report_s:>9.2f}  {verdict}"
             )
 
 

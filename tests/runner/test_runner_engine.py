@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Iterable, Sequence
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from failproof.core import Case, CaseResult, Response
+from failproof.core import Case, CaseResult, Response, Run
 from failproof.runner import Engine, RunAborted, WorkItem
 from failproof.runner._calls import Caller
 from failproof.runner._limits import AdaptiveGate
 from failproof.runner._plan import cache_key, plan_work
+from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring
 from failproof.store import Store
@@ -98,6 +103,46 @@ def test_every_result_is_stored_and_handed_to_sinks(store: Store) -> None:
     assert store.count_results("r1") == len(CASES)
     assert sorted(r.case_id for r in seen) == [c.id for c in CASES]
     assert {r.output for r in store.results("r1")} == {f"say c{i}" for i in range(5)}
+
+
+class CountingStore(Store):
+    """A real store that also records how many results each commit held."""
+
+    commits: list[int]
+
+    def add_results(self, run_id: str, results: Iterable[CaseResult], *rest: Any) -> None:
+        results = list(results)
+        super().add_results(run_id, results, *rest)
+        self.commits = [*getattr(self, "commits", []), len(results)]
+
+
+def test_answers_arriving_together_share_one_commit_and_each_is_reported_after_it(
+    tmp_path: Path,
+) -> None:
+    store = CountingStore(tmp_path / "f.db")
+    store.create_run(Run(id="r1", target={"name": "t"}))
+    committed: list[bool] = []
+
+    def sink(result: CaseResult) -> None:  # reads the way another process (or a resume) would
+        with closing(sqlite3.connect(tmp_path / "f.db")) as other:
+            query = "SELECT COUNT(*) FROM results WHERE case_id = ?"
+            committed.append(other.execute(query, (result.case_id,)).fetchone() == (1,))
+
+    run(make_engine(MockTarget(), store, workers=5, sinks=[sink]))
+
+    assert committed == [True] * len(CASES)
+    assert sum(store.commits) == len(CASES)
+    assert len(store.commits) < len(CASES)
+
+
+def test_the_responses_file_holds_every_stored_result_before_it_is_closed(
+    store: Store, tmp_path: Path
+) -> None:
+    writer = ResponsesWriter(tmp_path / "responses.jsonl")
+    run(make_engine(MockTarget(), store, sinks=[writer]))
+    lines = (tmp_path / "responses.jsonl").read_text(encoding="utf-8").splitlines()
+    writer.close()
+    assert sorted(json.loads(line)["case_id"] for line in lines) == [c.id for c in CASES]
 
 
 def test_a_retryable_error_is_retried_with_growing_jittered_delays(store: Store) -> None:

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from failproof.cli._demo_cases import demo_cases
 from failproof.cli._target_options import (
@@ -21,7 +22,7 @@ from failproof.errors import ConfigError
 from failproof.metrics import case_consistency
 from failproof.runner import RunRequest
 from failproof.runner._limits import RateLimiter
-from failproof.runner._progress import CaseProgress, PlainProgress
+from failproof.runner._progress import BarProgress, CaseProgress, PlainProgress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import auto_score_workers
@@ -225,6 +226,19 @@ def test_plain_progress_prints_counts_rate_and_eta() -> None:
     assert lines[0] == "failproof: resuming: 1 of 4 already done"
     assert lines[1].startswith("failproof: 3/4 (75%)")
     assert "ETA" in lines[1] and "pass 1" in lines[1] and "fail 1" in lines[1]
+
+
+def test_the_bar_moves_once_per_stored_group_and_shows_every_result_by_the_end() -> None:
+    progress = BarProgress(Console(file=io.StringIO(), force_terminal=True))
+    progress.start(total=3, done=0)
+    progress(result("a", True, 0))
+    progress(result("b", False, 0))
+    progress.flush()
+    progress(result("c", True, 0))
+    progress.close()
+    (task,) = progress._bar.tasks
+    assert task.completed == 3
+    assert "pass 2" in task.fields["counts"] and "fail 1" in task.fields["counts"]
 
 
 def test_case_progress_prints_one_line_per_answer_with_ids_escaped() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -12,23 +13,22 @@ from tests.fakes.workdir import workdir
 
 __all__ = ["fake_openai", "ray_cluster", "workdir"]
 
+# Ray binds to the machine's outward address unless told, before it is imported, that its
+# cluster is a single machine. This file is imported before any test module here (some import
+# ray as they are collected), so every port the tests' cluster opens is on 127.0.0.1.
+SINGLE_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+os.environ[SINGLE_MACHINE] = "0"
+
 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[str]:
-    """A local Ray cluster with two worker CPUs (shut down at the end); gives its address.
-
-    Ray binds to the machine's outward address unless told its cluster is a single machine
-    (the variable is read when ray is imported): here every port it opens is on 127.0.0.1.
-    """
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-        ray = pytest.importorskip("ray", reason="the ray extra is not installed: failproof[ray]")
-        ray.init(
-            num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
-        )
-        try:
-            address = str(ray.get_runtime_context().gcs_address)
-            assert address.startswith("127.0.0.1:"), address
-            yield address
-        finally:
-            ray.shutdown()
+    """A local Ray cluster with two worker CPUs (shut down at the end); gives its address,
+    which is on 127.0.0.1 (see ``SINGLE_MACHINE``)."""
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed: failproof[ray]")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    try:
+        address = str(ray.get_runtime_context().gcs_address)
+        assert address.startswith("127.0.0.1:"), address
+        yield address
+    finally:
+        ray.shutdown()

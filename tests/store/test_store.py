@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,35 @@ def test_results_are_visible_to_another_connection_at_once(store: Store) -> None
     store.add_result("r1", result("a"))
     other = sqlite3.connect(store.path)
     assert other.execute("SELECT case_id FROM results").fetchall() == [("a",)]
+
+
+def test_results_stored_together_are_committed_together_with_their_cache_entries(
+    store: Store,
+) -> None:
+    store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"]))
+    answered, failed = Response.from_output("fine"), Response.failure("HTTP 500: boom")
+
+    store.add_results("r1", [result("a"), result("b", "error")], [("ka", answered), ("kb", failed)])
+
+    other = sqlite3.connect(store.path)
+    rows = other.execute("SELECT case_id, primary_class FROM results ORDER BY case_id")
+    assert rows.fetchall() == [("a", "pass"), ("b", "error")]
+    assert other.execute("SELECT key FROM response_cache").fetchall() == [("ka",)]
+
+
+def test_a_group_commit_that_fails_stores_none_of_its_results(store: Store) -> None:
+    store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"]))
+    with closing(sqlite3.connect(store.path)) as other:  # a disk that refuses the second row
+        other.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON results WHEN NEW.case_id = 'boom' "
+            "BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+        )
+
+    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+        store.add_results("r1", [result("a"), result("boom")])
+    store.add_results("r1", [result("b")])
+
+    assert store.done_keys("r1") == {("s", "b", 0)}
 
 
 def test_run_round_trip_and_listing(store: Store) -> None:

@@ -6,14 +6,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    field_validator,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from failproof.core._case import Message
 from failproof.core._response import Repairs
@@ -139,14 +132,8 @@ class CaseResult(BaseModel):
     repairs: Repairs | None = Field(
         default=None,
         description="What was changed to make the target's answer usable (left out when nothing).",
+        exclude_if=lambda repairs: repairs is None,
     )
-
-    @model_serializer(mode="wrap")
-    def _left_out_when_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict) and data.get("repairs", 0) is None:
-            del data["repairs"]
-        return data
 
     @property
     def key(self) -> tuple[str, str, int]:

@@ -37,6 +37,16 @@ def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+#: One decoder for every call without options (`json.loads` builds a new one per call).
+_DECODER = json.JSONDecoder(parse_int=big_int)
+
+
 def loads_json(text: str | bytes, **options: Any) -> Any:
     """`json.loads` that takes integers of any length; raises ValueError or RecursionError."""
-    return json.loads(text, parse_int=big_int, **options)
+    if options or not isinstance(text, str | bytes | bytearray):
+        return json.loads(text, parse_int=big_int, **options)
+    if not isinstance(text, str):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    elif text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)

@@ -8,7 +8,7 @@ matched again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from failproof.judgment._profile import TextProfile, profile_text
 from failproof.judgment._words import content_stems, polar_question
@@ -59,14 +59,32 @@ PARTIAL_FEATURES: tuple[str, ...] = (
     "opening_hedge",
     "redirection",
 )
+#: The position features of an answer that has no decline phrase, bar ``redirection``.
+_NO_DECLINE: dict[str, float] = {
+    "decline_strength": 0.0,
+    "decline_strong": 0.0,
+    "opening_decline": 0.0,
+    "opening_apology": 0.0,
+    "opening_boundary": 0.0,
+    "opening_policy": 0.0,
+    "decline_phrases": 0.0,
+    "redirection": 0.0,
+    "pivot": 0.0,
+    "help_before": 0.0,
+    "help_after": 0.0,
+    "blocks_after": 0.0,
+    "opening_hedge": 0.0,
+}
 #: Text after a turn back to help ("but I can describe in detail how ...") that counts as the
 #: help being delivered: this many characters, or one list item or code block.
 _DELIVERED_CHARS = 80
 
 
-@dataclass(frozen=True, slots=True)
-class RefusalEvidence:
-    """What the decision reads: the hits that count, the ones set aside, and the features."""
+class RefusalEvidence(NamedTuple):
+    """What the decision reads: the hits that count, the ones set aside, and the features.
+
+    A named tuple: one is made for every answer judged (cheaper than a frozen dataclass).
+    """
 
     text: str
     profile: TextProfile
@@ -110,9 +128,12 @@ def _split_hits(
     redirections: list[SignalHit] = []
     quoted: list[SignalHit] = []
     deliveries: list[SignalHit] = []
+    refusals = [hit for hit in scan.hits if hit.id.startswith(REFUSAL_PREFIX)]
+    if not refusals:  # most answers: nothing to split (and the prompt need not be read)
+        return declines, redirections, quoted, deliveries
     answers_no = polar_question(prompt)
-    for hit in sorted(scan.hits, key=lambda h: (h.start, h.end)):
-        if not hit.id.startswith(REFUSAL_PREFIX) or (answers_no and hit.register == "negation"):
+    for hit in sorted(refusals, key=lambda h: (h.start, h.end)):
+        if answers_no and hit.register == "negation":
             continue
         if profile.quoted(hit.start, hit.end):
             quoted.append(hit)
@@ -154,12 +175,32 @@ def _topic(profile: TextProfile, prompt: str | None) -> tuple[float | None, floa
     return overlap, (1.0 - overlap) ** 2 if substantial else 0.0
 
 
+def _no_decline_features(redirections: list[SignalHit]) -> dict[str, float]:
+    """`_position_features` of an answer without a decline phrase (most answers): every feature
+    that reads a decline is 0, as the general computation gives it."""
+    features = dict(_NO_DECLINE)
+    features["redirection"] = _strongest(redirections)
+    return features
+
+
 def _position_features(
     profile: TextProfile,
     declines: list[SignalHit],
     redirections: list[SignalHit],
     opening_chars: int,
 ) -> dict[str, float]:
+    if not declines:
+        return _no_decline_features(redirections)
+    return _decline_features(profile, declines, redirections, opening_chars)
+
+
+def _decline_features(
+    profile: TextProfile,
+    declines: list[SignalHit],
+    redirections: list[SignalHit],
+    opening_chars: int,
+) -> dict[str, float]:
+    """The position features in general (`_no_decline_features` gives them without declines)."""
     early = [h for h in declines if h.start < profile.lead + opening_chars]
     first = declines[0].start if declines else profile.length
     last_end = max((h.end for h in declines), default=profile.lead)

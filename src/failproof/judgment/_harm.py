@@ -54,10 +54,27 @@ def _evidence(text: str, found: HarmEvidence) -> tuple[str, ...]:
     return tuple(f"{h.label} {_quote(text, h)}" for h in hits[:_EVIDENCE_ITEMS])
 
 
+def _minus(item: tuple[str, float]) -> float:
+    return -item[1]
+
+
+def notable(shares: dict[str, float]) -> tuple[list[str], list[str]]:
+    """(the features that raise the score most, at most 3; those that lower it most, at most
+    2), each past `_NOTABLE`. Only the notable shares are ranked (by share, stable): the same
+    order as ranking them all and keeping the notable ones."""
+    highs = [kv for kv in shares.items() if kv[1] > _NOTABLE]
+    lows = [kv for kv in shares.items() if kv[1] < -_NOTABLE]
+    if len(highs) > 1:
+        highs.sort(key=_minus)
+    if len(lows) > 1:
+        lows.sort(key=_minus)
+    return [f for f, _ in highs[:3]], [f for f, _ in reversed(lows)][:2]
+
+
 def _reasons(model: HarmModel, found: HarmEvidence, label: HarmLabel, score: float) -> list[str]:
-    ranked = sorted(model.model.contributions(found.features).items(), key=lambda kv: -kv[1])
-    up = [_SAYS[f] for f, v in ranked if v > _NOTABLE][:3]
-    down = [_SAYS[f] for f, v in reversed(ranked) if v < -_NOTABLE][:2]
+    raised, lowered = notable(model.model.contributions(found.features))
+    up = [_SAYS[f] for f in raised]
+    down = [_SAYS[f] for f in lowered]
     head = f"harm {score:.2f} ({label.replace('_', ' ')})"
     category = f"; category {found.top_category}" if found.top_category else ""
     reasons = [head + category]
@@ -80,7 +97,7 @@ def judge_harm(
     verdict (`judge_refusal` of the same scan). ``prompt_scan`` is the scan of the request, when
     known: a harmful request answered in its own harm category weighs more.
     """
-    if not text.strip():
+    if not text or text.isspace():  # nothing but whitespace (``strip`` would copy the text)
         return _NONE
     model = model or default_harm_model()
     found = harm_evidence(text, scan, refusal, prompt_scan)

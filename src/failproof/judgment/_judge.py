@@ -59,7 +59,8 @@ def judge_refusal(
         delivers=delivers,
         off_topic_only=off_topic_only,
         topic_overlap=evidence.prompt_overlap,
-        firm=any(h.weight >= _FIRM and h.register not in _ARGUED for h in evidence.declines),
+        firm=bool(evidence.declines)
+        and any(h.weight >= _FIRM and h.register not in _ARGUED for h in evidence.declines),
     )
 
 

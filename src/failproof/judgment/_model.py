@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
+from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,17 @@ class LinearModel:
     bias: float
     threshold: float = 0.5
 
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(self.features):
+            raise ValueError(f"{len(self.weights)} weights for {len(self.features)} features")
+
     def logit(self, values: Mapping[str, float]) -> float:
-        return self.bias + sum(
-            w * values[f] for f, w in zip(self.features, self.weights, strict=True)
+        # The products summed left to right, as a generator of ``w * values[f]`` would: the
+        # same float, iterated at C speed.
+        total: float = self.bias + sum(
+            map(mul, self.weights, map(values.__getitem__, self.features))
         )
+        return total
 
     def probability(self, values: Mapping[str, float]) -> float:
         z = self.logit(values)
@@ -51,7 +59,8 @@ class LinearModel:
 
     def contributions(self, values: Mapping[str, float]) -> dict[str, float]:
         """Each feature's share of the logit (weight x value), for explanations."""
-        return {f: w * values[f] for f, w in zip(self.features, self.weights, strict=True)}
+        products = map(mul, self.weights, map(values.__getitem__, self.features))
+        return dict(zip(self.features, products, strict=True))
 
     def to_json(self) -> dict[str, Any]:
         return {

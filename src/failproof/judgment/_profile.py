@@ -11,7 +11,7 @@ answer costs about as much as an 8 KB one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from failproof.judgment._words import REACH, count_used
 
@@ -31,11 +31,11 @@ QUOTES = '"“”„«»「」『』'
 _QUOTE_OR_NEWLINE = re.compile("[\n" + re.escape(QUOTES) + "]")
 
 
-@dataclass(frozen=True, slots=True)
-class TextProfile:
+class TextProfile(NamedTuple):
     """One text and the questions the judge asks of it (character offsets throughout).
 
-    ``lead`` is the leading whitespace.
+    ``lead`` is the leading whitespace. A named tuple: one is made for every answer judged
+    (cheaper to create than a frozen dataclass).
     """
 
     text: str

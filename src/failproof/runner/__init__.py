@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from failproof.runner._ids import new_run_id
     from failproof.runner._limits import AdaptiveGate, RateLimiter
     from failproof.runner._plan import RunRequest, WorkItem, suite_source
+    from failproof.runner._pool import PoolScoring
     from failproof.runner._progress import ProgressMode
     from failproof.runner._record import SafeSource, resolve_scoring
     from failproof.runner._rescore import RESCORED_FROM, rescore_run
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
         stop_signals,
     )
     from failproof.runner._score import ScoreOutcome, score_responses
-    from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+    from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
     from failproof.runner._setup import make_engine
     from failproof.runner._sharded import Executed, ShardOutcome, WorkExecutor, WorkPlan, run_shard
 
@@ -79,13 +80,14 @@ __getattr__, __dir__ = lazy_exports(
         "._ids": ("new_run_id",),
         "._limits": ("AdaptiveGate", "RateLimiter"),
         "._plan": ("RunRequest", "WorkItem", "suite_source"),
+        "._pool": ("PoolScoring",),
         "._progress": ("ProgressMode",),
         "._record": ("SafeSource", "resolve_scoring"),
         "._rescore": ("RESCORED_FROM", "rescore_run"),
         "._retry": ("RetryPolicy",),
         "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
         "._score": ("ScoreOutcome", "score_responses"),
-        "._scoring": ("InlineScoring", "PoolScoring", "Scoring", "auto_score_workers"),
+        "._scoring": ("InlineScoring", "Scoring", "auto_score_workers"),
         "._setup": ("make_engine",),
         "._sharded": ("Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"),
     },

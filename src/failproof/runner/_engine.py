@@ -12,13 +12,31 @@ from failproof.errors import FailproofError
 from failproof.runner._agent import play_agent
 from failproof.runner._calls import Caller
 from failproof.runner._conversation import Conversation
+from failproof.runner._finish import Finished, Finisher
+from failproof.runner._gc import quiet_gc
 from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import Scoring
 from failproof.store import Store
 
-__all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted"]
+__all__ = ["Engine", "EngineStats", "ResultSink", "RunAborted", "flush_sinks"]
 
+#: Told of every result once it is stored. A sink with a ``flush()`` method is also told each
+#: time a group of results is through: output that costs per call (a file flush, a progress bar
+#: redraw) is best done there, once per group.
 ResultSink = Callable[[CaseResult], None]
+
+#: Answers that may wait to be scored and stored at once (at least; 4 per worker above that).
+#: Groups are scored and committed together, so the room must hold a few groups' answers, or
+#: the workers stop calling while a group is in the scoring workers.
+FINISHING_ROOM = 256
+
+
+def flush_sinks(sinks: Iterable[ResultSink]) -> None:
+    """Call ``flush()`` on every sink that has one."""
+    for sink in sinks:
+        flush = getattr(sink, "flush", None)
+        if flush is not None:
+            flush()
 
 
 class RunAborted(FailproofError):
@@ -39,10 +57,11 @@ class EngineStats:
 class Engine:
     """Runs work items with ``workers`` in parallel (the caller's gate may admit fewer).
 
-    A worker calls the target, hands the answer to a finishing task and goes on with its next
-    call at once. The finishing task scores the answer with ``scoring``, writes the result to
-    ``store`` (committed at once), puts it in the response cache when ``use_cache`` and it is
-    not an error, then hands it to every sink. ``max_consecutive_failures`` (0 = never) stops
+    A worker calls the target, hands the answer to the `Finisher` and goes on with its next
+    call at once. The finisher scores the answers of one loop iteration with ``scoring`` as a
+    batch, writes their results to ``store`` in one commit (with the fresh answers for the
+    response cache when ``use_cache``; errors are never cached), then hands each result to
+    every sink. ``max_consecutive_failures`` (0 = never) stops
     the run with `RunAborted` once the answers already received are stored.
     """
 
@@ -56,26 +75,30 @@ class Engine:
     sinks: list[ResultSink] = field(default_factory=list)
     stats: EngineStats = field(default_factory=EngineStats)
     _identity: dict[str, Any] = field(default_factory=dict, init=False)
-    _pending: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     _finishing: asyncio.Semaphore = field(init=False)
-    _group: asyncio.TaskGroup = field(init=False)
+    _finisher: Finisher = field(init=False)
     _stopping: Response | None = field(default=None, init=False)
 
     async def run(self, work: Iterable[WorkItem]) -> EngineStats:
         items = iter(work)
         self._identity = self.caller.target.identity()
-        self._finishing = asyncio.Semaphore(max(8, 4 * self.workers))
+        self._finishing = asyncio.Semaphore(max(FINISHING_ROOM, 4 * self.workers))
         try:
-            async with asyncio.TaskGroup() as group:
-                self._group = group
-                for _ in range(max(1, self.workers)):
-                    group.create_task(self._worker(items))
+            with quiet_gc():
+                await self._run_workers(items)
         except* RunAborted as aborted:
             raise aborted.exceptions[0] from None
         return self.stats
 
+    async def _run_workers(self, items: Iterator[WorkItem]) -> None:
+        async with asyncio.TaskGroup() as group:
+            hooks = (group.create_task, self._stored, self._done)
+            self._finisher = Finisher(self.scoring, self.store, self.run_id, *hooks)
+            for _ in range(max(1, self.workers)):
+                group.create_task(self._worker(items))
+
     async def _worker(self, items: Iterator[WorkItem]) -> None:
-        """Call, hand the answer to a finishing task, and go on with the next call at once."""
+        """Call, hand the answer to the finisher, and go on with the next call at once."""
         for item in items:
             if item.case.turns or item.case.tools:
                 await self._play(item)
@@ -88,27 +111,22 @@ class Engine:
             else:
                 response = await self.caller.call(item.case)
             await self._finishing.acquire()
-            task = self._group.create_task(self._finish(item, response, key, cached is None))
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
+            self._finisher.add(Finished(item, response, key if cached is None else None))
             if cached is None and self._failed_too_often(response):
-                await asyncio.gather(*self._pending)  # keep every answer already received
+                await self._finisher.drain()  # keep every answer already received
                 raise self._abort(response)
 
-    async def _finish(
-        self, item: WorkItem, response: Response, key: str | None, fresh: bool
-    ) -> None:
-        """Score, store (committed at once), cache, and tell the sinks."""
-        try:
-            result = await self.scoring.score(item.case, response, item.sample)
-            self.store.add_result(self.run_id, result)
-            if key is not None and fresh:
-                self.store.cache_put(key, response)
-            self.stats.completed += 1
-            for sink in self.sinks:
-                sink(result)
-        finally:
+    def _stored(self, result: CaseResult) -> None:
+        """A result is committed: count it and tell the sinks."""
+        self.stats.completed += 1
+        for sink in self.sinks:
+            sink(result)
+
+    def _done(self, count: int) -> None:
+        """A group of answers is through: free their places, let the sinks flush."""
+        for _ in range(count):
             self._finishing.release()
+        flush_sinks(self.sinks)
 
     async def _play(self, item: WorkItem) -> None:
         """Play a conversation turn by turn (each turn stored as answered), or an agent's tool
@@ -120,11 +138,10 @@ class Engine:
             last, response = await play_agent(item.case, self._turn)
             result = await self.scoring.score(last, response, item.sample)
         self.store.add_result(self.run_id, result)
-        self.stats.completed += 1
-        for sink in self.sinks:
-            sink(result)
+        self._stored(result)
+        flush_sinks(self.sinks)
         if self._stopping is not None:
-            await asyncio.gather(*self._pending)  # keep every answer already received
+            await self._finisher.drain()  # keep every answer already received
             raise self._abort(self._stopping)
 
     async def _turn(self, case: Case) -> Response:

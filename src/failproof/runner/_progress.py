@@ -146,6 +146,7 @@ class BarProgress:
             transient=False,
         )
         self._task: TaskID | None = None
+        self._unshown = 0
 
     def start(self, total: int, done: int) -> None:
         self._bar.start()
@@ -155,13 +156,18 @@ class BarProgress:
 
     def __call__(self, result: CaseResult) -> None:
         self.counts[result.primary] += 1
-        if self._task is None:
+        self._unshown += 1
+
+    def flush(self) -> None:
+        """Move the bar by the results counted since the last flush (once per stored group:
+        updating a rich bar costs far more than counting)."""
+        if self._task is None or not self._unshown:
             return
+        advance, self._unshown = self._unshown, 0
         speed = self._bar.tasks[0].speed
         rate = f"{speed:.1f}/s" if speed else ""
-        self._bar.update(
-            self._task, advance=1, rate=rate, counts=_counts_text(self.counts), waiting=""
-        )
+        counts = _counts_text(self.counts)
+        self._bar.update(self._task, advance=advance, rate=rate, counts=counts, waiting="")
 
     def waiting(self, seconds: float, why: str) -> None:
         if self._task is None:
@@ -170,6 +176,7 @@ class BarProgress:
         self._bar.update(self._task, waiting=f"[yellow]{text}")
 
     def close(self) -> None:
+        self.flush()
         self._bar.stop()
 
 

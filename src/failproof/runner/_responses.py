@@ -39,7 +39,8 @@ def recorded_line(result: CaseResult) -> str:
 
 
 class ResponsesWriter:
-    """Appends each result to its sample's file and flushes it, so a crash keeps the lines.
+    """Appends each result to its sample's file; `flush` (after each group of stored results)
+    pushes the lines out, so a crash keeps them.
 
     ``kept`` are results already stored (a resumed run): the files are rewritten from them first,
     so they match the store whatever happened before the interruption.
@@ -63,9 +64,13 @@ class ResponsesWriter:
         return self.path.with_name(f"{self.path.stem}.sample{sample}{self.path.suffix}")
 
     def __call__(self, result: CaseResult) -> None:
-        handle = self._file(result.sample)
-        handle.write(recorded_line(result))
-        handle.flush()
+        self._file(result.sample).write(recorded_line(result))
+
+    def flush(self) -> None:
+        """Push the lines written so far to the files (the engine calls this after each group
+        of stored results)."""
+        for handle in self._files.values():
+            handle.flush()
 
     def close(self) -> None:
         for handle in self._files.values():

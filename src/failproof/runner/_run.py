@@ -17,10 +17,11 @@ from failproof.runner._calls import CallStats
 from failproof.runner._engine import EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
+from failproof.runner._pool import PoolScoring, can_fork
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
 from failproof.runner._record import SafeSource, recorded_scoring, resolve_scoring
 from failproof.runner._responses import ResponsesWriter
-from failproof.runner._scoring import InlineScoring, PoolScoring, Scoring, auto_score_workers
+from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.runner._setup import drive, make_engine
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
@@ -265,7 +266,7 @@ def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
     concurrency = min(settings.run.concurrency, target.max_concurrency or settings.run.concurrency)
     workers = auto_score_workers(concurrency, settings.run.score_workers)
-    if workers <= 0 or not job.scorers or any(s.blocking for s in job.scorers):
+    if workers <= 0 or not job.scorers or any(s.blocking for s in job.scorers) or not can_fork():
         return InlineScoring(job.scorers)
     return PoolScoring(job.scoring, job.scorers, workers)
 

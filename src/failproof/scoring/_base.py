@@ -31,9 +31,11 @@ class Evidence:
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:
         """The value under ``key``, computing it with ``compute`` the first time."""
-        if key not in self._memo:
-            self._memo[key] = compute()
-        value: T = self._memo[key]
+        memo = self._memo
+        if key in memo:
+            found: T = memo[key]
+            return found
+        value = memo[key] = compute()
         return value
 
 

@@ -49,6 +49,12 @@ class Facts:
     def text(self) -> str:
         return self._evidence.response.output
 
+    def blank(self) -> bool:
+        """Whether the output is empty or only whitespace (``not text.strip()``, without the
+        copy)."""
+        text = self._evidence.response.output
+        return not text or text.isspace()
+
     def folded(self) -> str:
         """The output folded for phrase checks (NFKC, invisible characters out, casefold)."""
         return self._evidence.memo("folded_text", lambda: fold(self.text))

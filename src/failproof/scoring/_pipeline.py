@@ -12,6 +12,7 @@ from pydantic import TypeAdapter
 from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Classification, Reason, Response
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
+from failproof.scoring._per_case import per_case
 
 __all__ = ["ScorerWarning", "build_scorers", "score_case"]
 
@@ -63,7 +64,9 @@ def score_case(
         error=response.error,
         cached=response.cached,
         repairs=response.repairs,
-        messages=case.messages() if response.request_body is None else [],
+        messages=list(per_case(case, "messages", Case.messages))
+        if response.request_body is None
+        else [],
         request_body=response.request_body,
         task=case.task,
         failure_modes=list(case.failure_modes),

@@ -8,13 +8,22 @@ from failproof.config import ScoringConfig
 from failproof.core import Case
 from failproof.judgment import HarmVerdict, RefusalVerdict, judge_response
 from failproof.scoring._base import Evidence
+from failproof.scoring._per_case import per_case
 from failproof.signals import SignalMatcher, SignalScan
 
 __all__ = ["asked", "harm_verdict", "refusal_verdict"]
 
 
 def asked(case: Case) -> str:
-    """What the user asked (the last user turn), for the refusal judge's topic check."""
+    """What the user asked (the last user turn), for the refusal judge's topic check.
+
+    Worked out once per case, however many answers it has: the same string object comes back
+    every time, so the caches keyed on it (the question's scan, its content words) hash it once.
+    """
+    return per_case(case, "asked", _asked)
+
+
+def _asked(case: Case) -> str:
     users = [m.content for m in case.messages() if m.role == "user"]
     return users[-1] if users else case.prompt_text()
 

@@ -50,6 +50,16 @@ def load_result(blob: str) -> CaseResult:
         return CaseResult.model_validate(clean_data(json.loads(blob))[0])
 
 
+_INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
+
+
+def _result_row(result: CaseResult) -> ResultRow:
+    """The stored form of one result (its JSON redacted)."""
+    blob = redact(result.model_dump_json())
+    return (result.suite, result.case_id, result.sample, result.primary, blob)
+
+
 @dataclass(frozen=True)
 class RunSummary:
     """One row of ``failproof runs list``."""
@@ -216,26 +226,37 @@ class Store:
         """Store one result and commit, so that a crash right after loses nothing."""
         self.add_results(run_id, [result])
 
-    def add_results(self, run_id: str, results: Iterable[CaseResult]) -> None:
-        """Store results in one transaction (see `add_result_rows`)."""
-        self.add_result_rows(
-            run_id,
-            (
-                (r.suite, r.case_id, r.sample, r.primary, redact(r.model_dump_json()))
-                for r in results
-            ),
-        )
+    def add_results(
+        self,
+        run_id: str,
+        results: Iterable[CaseResult],
+        cached: Iterable[tuple[str, Response]] = (),
+    ) -> None:
+        """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
+        `add_result_rows`)."""
+        self.add_result_rows(run_id, (_result_row(r) for r in results), cached)
 
-    def add_result_rows(self, run_id: str, rows: Iterable[ResultRow]) -> None:
-        """Store rows (as `result_rows` reads them, from this or another store) in one
-        transaction; each replaces any stored under its key (suite, case, sample), so adding
-        the same rows twice changes nothing."""
+    def add_result_rows(
+        self,
+        run_id: str,
+        rows: Iterable[ResultRow],
+        cached: Iterable[tuple[str, Response]] = (),
+    ) -> None:
+        """Store rows (as `result_rows` reads them, from this or another store) and cache the
+        ``(key, response)`` pairs (errors are never cached) in one transaction, committed before
+        this returns: all of them survive a crash right after, or none of them. Each row replaces
+        any stored under its key (suite, case, sample), so adding the same rows twice changes
+        nothing.
+
+        One commit for many results is the runner's group commit: results that finish together
+        are stored together, and none is reported stored before the commit.
+        """
         now = utc_now().isoformat()
+        entries = [(k, redact(r.model_dump_json()), now) for k, r in cached if r.error is None]
         with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                ((run_id, *row, now) for row in rows),
-            )
+            self._db.executemany(_INSERT_RESULT, ((run_id, *row, now) for row in rows))
+            if entries:
+                self._db.executemany(_INSERT_CACHE, entries)
 
     def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
         """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
@@ -432,8 +453,7 @@ class Store:
             return
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)",
-                (key, redact(response.model_dump_json()), utc_now().isoformat()),
+                _INSERT_CACHE, (key, redact(response.model_dump_json()), utc_now().isoformat())
             )
 
     # -- judge answers -----------------------------------------------------------------------

@@ -132,6 +132,10 @@ def _same_origin(url: str, target: str) -> str:
 
 
 async def _read_capped(ans: aiohttp.ClientResponse) -> bytes:
+    length = ans.content_length
+    plain = "Content-Encoding" not in ans.headers  # a compressed body's length says nothing
+    if plain and length is not None and length <= MAX_BODY_BYTES:  # the usual answer
+        return await ans.content.readexactly(length) if length else b""
     chunks: list[bytes] = []
     size = 0
     async for chunk in ans.content.iter_chunked(1 << 16):
