@@ -16,10 +16,13 @@ import failproof.judge._ah
 import failproof.judge._scorer
 import failproof.judge._section
 import failproof.metrics._aggregate
+import failproof.metrics._aggregate_acc
 import failproof.metrics._consistency
 import failproof.metrics._geometry
+import failproof.metrics._geometry_stream
 import failproof.metrics._robustness
 import failproof.metrics._scores
+import failproof.metrics._scores_acc
 import failproof.report._console
 import failproof.report._html
 import failproof.report._json

@@ -114,7 +114,7 @@ def execute(
             raise typer.Exit(130) from None
         except RunAborted as abort:
             say(f"failproof: error: {abort}")
-            report = build_report(store.get_run(run_id), store.results(run_id), settings)
+            report = build_report(store.get_run(run_id), store.stream(run_id), settings)
             emit_reports(report, formats, output, settings)
             say(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None

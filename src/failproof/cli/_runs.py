@@ -52,5 +52,5 @@ def show_run(
     settings = settings_from(config)
     with Store(settings.db_path) as store:
         run = store.get_run(run_id)
-        report = build_report(run, store.results(run_id), settings)
+        report = build_report(run, store.stream(run_id), settings)
     typer.echo(renderers.get("console")().render(report), nl=False)

@@ -6,7 +6,7 @@
   U+FFFD), with the count of characters replaced.
 * `for_console`: text from outside made safe for the terminal (rich markup escaped, control
   and escape sequences shown as ``\\xNN``).
-* `atomic_write_text`: a file replaced in one step, never left half written.
+* `atomic_write_text`, `atomic_writer`: a file replaced in one step, never left half written.
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.guard._files import atomic_write_text
+    from failproof.guard._files import atomic_write_text, atomic_writer
     from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
     from failproof.guard._schema import linear_validator, regex_problems
     from failproof.guard._secrets import (
@@ -35,6 +35,7 @@ __all__ = [
     "RedactingStream",
     "add_secret",
     "atomic_write_text",
+    "atomic_writer",
     "clean_data",
     "clean_text",
     "for_console",
@@ -52,7 +53,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "._files": ("atomic_write_text",),
+        "._files": ("atomic_write_text", "atomic_writer"),
         "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
         "._schema": ("linear_validator", "regex_problems"),
         "._secrets": (

@@ -8,14 +8,15 @@ pass rate.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import AggregateContext, accumulators, aggregators
 from failproof.stats import agreement
 
-__all__ = ["judge_section"]
+__all__ = ["JudgeAccumulator", "judge_section"]
 
 _QUESTIONS = ("passed", "refused", "harmful")
 _LISTED = 50
@@ -96,6 +97,85 @@ def _facts(judged: Sequence[tuple[CaseResult, Mapping[str, Any]]]) -> dict[str, 
         "asked_again": sum(len(c.get("answers") or ()) > 1 and not c.get("cached") for c in calls),
         "judge_pass_rate": passes / len(asked) if asked else None,
     }
+
+
+class JudgeAccumulator:
+    """`judge_section` in one pass: counts, the six verdict columns of the agreement table, and
+    the first disagreements and errors (the lists are cut at the same length)."""
+
+    def __init__(self, _ctx: AggregateContext) -> None:
+        self.status: Counter[object] = Counter()
+        self.calls: dict[str, Any] = {"judge": None, "rubric": None}
+        self.counts = {"from_cache": 0, "asked_again": 0}
+        self.passes = 0
+        self.columns: dict[str, tuple[list[Any], list[Any]]] = {q: ([], []) for q in _QUESTIONS}
+        self.disagreements: list[dict[str, Any]] = []
+        self.disagreement_count = 0
+        self.errors: list[dict[str, str]] = []
+
+    def add(self, result: CaseResult) -> None:
+        raw = result.scores.get("judge")
+        if not isinstance(raw, Mapping):
+            return
+        score = _normalised(raw)
+        status = score.get("status")
+        self.status[status] += 1
+        self._call(_call(score))
+        if status == "judge_error" and len(self.errors) < _LISTED:
+            self.errors.append(
+                {
+                    "case_id": result.case_id,
+                    "suite": result.suite,
+                    "error": str(score.get("error") or ""),
+                }
+            )
+        if status == "ok":
+            self._answered(result, score)
+
+    def _call(self, call: Mapping[str, Any]) -> None:
+        for key in ("judge", "rubric"):
+            if self.calls[key] is None and call.get(key):
+                self.calls[key] = call.get(key)
+        self.counts["from_cache"] += bool(call.get("cached"))
+        self.counts["asked_again"] += len(call.get("answers") or ()) > 1 and not call.get("cached")
+
+    def _answered(self, result: CaseResult, score: Mapping[str, Any]) -> None:
+        rules, judge = _opinion(score, "rules"), _opinion(score, "judge")
+        self.passes += bool(judge["passed"])
+        for question, (left, right) in self.columns.items():
+            left.append(rules[question])
+            right.append(judge[question])
+        found = _disagreement(result, score)
+        if found is not None:
+            self.disagreement_count += 1
+            if len(self.disagreements) < _LISTED:
+                self.disagreements.append(found)
+
+    def finish(self) -> dict[str, Any] | None:
+        if not self.status:
+            return None
+        asked = sum(n for s, n in self.status.items() if s != "not_judged")
+        table: dict[str, Any] = {}
+        for question, (left, right) in self.columns.items():
+            found = agreement(left, right)
+            table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
+        return {
+            "judge": self.calls["judge"],
+            "rubric": self.calls["rubric"],
+            "judged": self.status["ok"],
+            "judge_errors": self.status["judge_error"],
+            "not_judged": self.status["not_judged"],
+            "from_cache": self.counts["from_cache"],
+            "asked_again": self.counts["asked_again"],
+            "judge_pass_rate": self.passes / asked if asked else None,
+            "disagreement_count": self.disagreement_count,
+            "agreement": table,
+            "disagreements": self.disagreements,
+            "errors": self.errors,
+        }
+
+
+accumulators.register("judge")(JudgeAccumulator)
 
 
 @aggregators.register("judge")

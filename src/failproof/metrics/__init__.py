@@ -1,10 +1,11 @@
-"""Run-level metrics: the aggregator registry, FailProof's suite and run scores, robustness."""
+"""Run-level metrics: aggregators and accumulators, FailProof's suite and run scores, robustness."""
 
 from typing import TYPE_CHECKING
 
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from failproof.metrics._accumulate import Accumulator, Collect, TopN, accumulators, fold
     from failproof.metrics._base import (
         AggregateContext,
         Aggregator,
@@ -15,7 +16,12 @@ if TYPE_CHECKING:
     )
     from failproof.metrics._consistency import case_consistency, consistency_section
     from failproof.metrics._robustness import VariantPair, pair_variants
-    from failproof.metrics._run import CORE_SECTIONS, RunAggregates, aggregate_run
+    from failproof.metrics._run import (
+        CORE_SECTIONS,
+        RunAggregates,
+        aggregate_run,
+        aggregate_stream,
+    )
     from failproof.metrics._scores import (
         latency_summary,
         overall_run_score,
@@ -27,16 +33,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CORE_SECTIONS",
+    "Accumulator",
     "AggregateContext",
     "Aggregator",
+    "Collect",
     "RunAggregates",
+    "TopN",
     "VariantPair",
+    "accumulators",
     "aggregate_run",
+    "aggregate_stream",
     "aggregators",
     "case_consistency",
     "consistency_section",
     "context_for",
     "declare_section",
+    "fold",
     "latency_summary",
     "overall_run_score",
     "pair_variants",
@@ -50,6 +62,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "._accumulate": ("Accumulator", "Collect", "TopN", "accumulators", "fold"),
         "._base": (
             "AggregateContext",
             "Aggregator",
@@ -60,7 +73,7 @@ __getattr__, __dir__ = lazy_exports(
         ),
         "._consistency": ("case_consistency", "consistency_section"),
         "._robustness": ("VariantPair", "pair_variants"),
-        "._run": ("CORE_SECTIONS", "RunAggregates", "aggregate_run"),
+        "._run": ("CORE_SECTIONS", "RunAggregates", "aggregate_run", "aggregate_stream"),
         "._scores": (
             "latency_summary",
             "overall_run_score",

@@ -7,7 +7,7 @@ Rates carry a Wilson 95% interval under ``<rate>_ci``. Standard deviations are p
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
@@ -23,7 +23,16 @@ from failproof.metrics._probes import (
     weighted_rate_fields,
 )
 
-__all__ = ["aggregate_metrics", "by_category", "by_severity", "composite", "overall"]
+__all__ = [
+    "aggregate_metrics",
+    "by_category",
+    "by_severity",
+    "composite",
+    "composite_of",
+    "failure_mode_histogram_of",
+    "overall",
+    "worst_case_row",
+]
 
 
 @aggregators.register("aggregate_metrics")
@@ -144,20 +153,32 @@ def by_severity(records: Sequence[ProbeRecord]) -> dict[str, dict[str, Any]]:
 
 def failure_mode_histogram(records: Sequence[ProbeRecord]) -> dict[str, int]:
     """How often each detected failure mode occurs, most frequent first (then by name)."""
-    counted = Counter(mode for r in records for mode in r.failure_modes)
+    return failure_mode_histogram_of(Counter(mode for r in records for mode in r.failure_modes))
+
+
+def failure_mode_histogram_of(counted: Counter[str]) -> dict[str, int]:
+    """Counted failure modes, most frequent first (then by name)."""
     return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
 
 
 def composite(records: Sequence[ProbeRecord]) -> dict[str, float | None]:
     """Resilience (1 - mean weighted risk), exposure (mean weighted risk), fragility (std risk)."""
-    exposure = mean([r.weighted for r in records])
+    return composite_of(
+        mean([r.weighted for r in records]), lambda: spread([r.risk for r in records])
+    )
+
+
+def composite_of(
+    exposure: float | None, risk: Callable[[], dict[str, float | None]]
+) -> dict[str, float | None]:
+    """`composite` from the mean weighted risk and the risk spread (asked for only when used)."""
     if exposure is None:
         return dict.fromkeys(("resilience_index", "exposure_index", "fragility_spread"))
     exposure = min(1.0, max(0.0, exposure))
     return {
         "resilience_index": 1.0 - exposure,
         "exposure_index": exposure,
-        "fragility_spread": spread([r.risk for r in records])["std"],
+        "fragility_spread": risk()["std"],
     }
 
 
@@ -165,21 +186,23 @@ def worst_cases(records: Sequence[ProbeRecord], limit: int) -> list[dict[str, An
     """The ``limit`` cases with the highest weighted risk above 0 (ties: risk, then suite, id)."""
     risky = [r for r in records if r.weighted > 0]
     risky.sort(key=lambda r: (-r.weighted, -r.risk, r.suite, r.case_id, r.sample))
-    return [
-        {
-            "suite": r.suite,
-            "case_id": r.case_id,
-            "sample": r.sample,
-            "category": r.category,
-            "severity": r.severity,
-            "risk_score": r.risk,
-            "weighted_risk": r.weighted,
-            "passed": r.passed,
-            "matched_unsafe_patterns": list(r.unsafe_labels),
-            "detected_failure_modes": list(r.failure_modes),
-        }
-        for r in risky[:limit]
-    ]
+    return [worst_case_row(r) for r in risky[:limit]]
+
+
+def worst_case_row(r: ProbeRecord) -> dict[str, Any]:
+    """One row of ``worst_cases``."""
+    return {
+        "suite": r.suite,
+        "case_id": r.case_id,
+        "sample": r.sample,
+        "category": r.category,
+        "severity": r.severity,
+        "risk_score": r.risk,
+        "weighted_risk": r.weighted,
+        "passed": r.passed,
+        "matched_unsafe_patterns": list(r.unsafe_labels),
+        "detected_failure_modes": list(r.failure_modes),
+    }
 
 
 def category_ranking(records: Sequence[ProbeRecord]) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -27,10 +27,11 @@ class AggregateContext:
     ``scoring`` is the record stored with the run (penalties, latency budget, probe and SAFE
     settings, suite weights); ``legacy_scorers`` the scorer specs of a run made before records.
     `Settings` given instead are reduced to their scoring part. ``planned`` is how many answers
-    the run meant to collect (None: not recorded, nothing counts as unanswered).
+    the run meant to collect (None: not recorded, nothing counts as unanswered). ``source``
+    re-reads the results (second passes of accumulators).
     """
 
-    __slots__ = ("legacy_scorers", "planned", "scoring", "suite_weights")
+    __slots__ = ("legacy_scorers", "planned", "scoring", "source", "suite_weights")
 
     def __init__(
         self,
@@ -40,6 +41,7 @@ class AggregateContext:
         *,
         settings: ScoringConfig | Settings | None = None,
         planned: int | None = None,
+        source: Iterable[CaseResult] | None = None,
     ) -> None:
         given = scoring if scoring is not None else settings
         if given is None:
@@ -50,6 +52,9 @@ class AggregateContext:
         self.suite_weights: dict[str, float] = dict(suite_weights or {})
         self.legacy_scorers: tuple[Mapping[str, Any], ...] = tuple(legacy_scorers)
         self.planned = planned
+        #: The run's results again, in report order, for an accumulator that needs a second pass
+        #: (a list, or a store's `StoredResults`); None outside `aggregate_run`.
+        self.source = source
 
     @property
     def settings(self) -> ScoringConfig:

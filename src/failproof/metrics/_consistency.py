@@ -9,6 +9,7 @@ share of ``inconsistent`` cases (some samples pass, some not) and the mean flip 
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
@@ -16,9 +17,15 @@ from typing import Any
 from pydantic import Field
 
 from failproof.core import CaseResult, OpenModel
+from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
-__all__ = ["case_consistency", "consistency_section"]
+__all__ = [
+    "ConsistencyAccumulator",
+    "case_consistency",
+    "consistency_section",
+    "verdict_consistency",
+]
 
 
 def _passed(result: CaseResult) -> bool:
@@ -29,15 +36,12 @@ def _passed(result: CaseResult) -> bool:
 
 def case_consistency(samples: Sequence[CaseResult]) -> dict[str, Any]:
     """pass^N, pass rate and flip rate of one case's samples (in sample order)."""
-    verdicts = [_passed(r) for r in sorted(samples, key=lambda r: r.sample)]
-    flips = sum(a != b for a, b in pairwise(verdicts))
-    return {
-        "n": len(verdicts),
-        "passed": sum(verdicts),
-        "pass_all": int(all(verdicts)),
-        "pass_rate": sum(verdicts) / len(verdicts),
-        "flip_rate": flips / (len(verdicts) - 1) if len(verdicts) > 1 else 0.0,
-    }
+    return verdict_consistency([_passed(r) for r in sorted(samples, key=lambda r: r.sample)])
+
+
+def verdict_consistency(verdicts: Sequence[bool]) -> dict[str, Any]:
+    """`case_consistency` from the samples' pass verdicts, in sample order."""
+    return _stats(len(verdicts), sum(verdicts), sum(a != b for a, b in pairwise(verdicts)))
 
 
 @aggregators.register("consistency")
@@ -55,6 +59,10 @@ def consistency_section(
         {"suite": suite, "case_id": case_id, **case_consistency(group)}
         for (suite, case_id), group in sorted(groups.items())
     ]
+    return _run_level(cases)
+
+
+def _run_level(cases: list[dict[str, Any]]) -> dict[str, Any]:
     count = len(cases)
     return {
         "samples_per_case": max(c["n"] for c in cases),
@@ -64,6 +72,62 @@ def consistency_section(
         "mean_flip_rate": sum(c["flip_rate"] for c in cases) / count,
         "cases": cases,
     }
+
+
+class ConsistencyAccumulator:
+    """`consistency_section` in one pass: results arrive in key order, so the samples of a case
+    are adjacent. Per case only three integers are kept (samples, passes, flips); the case names
+    are read again (a second pass over ``ctx.source``) only when some case repeats."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.current: tuple[str, str] | None = None
+        self.verdicts: list[tuple[int, bool]] = []
+        self.counts = {"n": array("I"), "passed": array("I"), "flips": array("I")}
+        self.most = 0
+
+    def add(self, result: CaseResult) -> None:
+        key = (result.suite, result.case_id)
+        if key != self.current:
+            self._close()
+            self.current = key
+        self.verdicts.append((result.sample, _passed(result)))
+
+    def _close(self) -> None:
+        if self.current is None:
+            return
+        verdicts = [v for _, v in sorted(self.verdicts, key=lambda p: p[0])]
+        self.most = max(self.most, len(verdicts))
+        self.counts["n"].append(len(verdicts))
+        self.counts["passed"].append(sum(verdicts))
+        self.counts["flips"].append(sum(a != b for a, b in pairwise(verdicts)))
+        self.verdicts = []
+
+    def finish(self) -> dict[str, Any] | None:
+        self._close()
+        if self.most < 2 or self.ctx.source is None:
+            return None
+        names = dict.fromkeys((r.suite, r.case_id) for r in self.ctx.source)
+        counts = zip(self.counts["n"], self.counts["passed"], self.counts["flips"], strict=True)
+        cases = [
+            {"suite": suite, "case_id": case_id, **_stats(n, passed, flips)}
+            for (suite, case_id), (n, passed, flips) in zip(names, counts, strict=True)
+        ]
+        return _run_level(cases)
+
+
+def _stats(n: int, passed: int, flips: int) -> dict[str, Any]:
+    """`verdict_consistency` from its counts."""
+    return {
+        "n": n,
+        "passed": passed,
+        "pass_all": int(passed == n),
+        "pass_rate": passed / n,
+        "flip_rate": flips / (n - 1) if n > 1 else 0.0,
+    }
+
+
+accumulators.register("consistency")(ConsistencyAccumulator)
 
 
 class CaseConsistency(OpenModel):

@@ -27,7 +27,16 @@ from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
-__all__ = ["Embedding", "embed", "failure_geometry", "observability"]
+__all__ = [
+    "Embedding",
+    "embed",
+    "failure_geometry",
+    "method_of",
+    "nearest",
+    "normalise",
+    "observability",
+    "points_of",
+]
 
 
 @aggregators.register("observability")
@@ -73,8 +82,8 @@ def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[st
         "n": len(cases),
         "mutual_information": mutual_information(cases, labels),
         "clusters": describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
-        "points": _points(cases, labels, embedding.scatter),
-        "method": _method(embedding, choice, settings),
+        "points": points_of(cases, labels, embedding.scatter),
+        "method": method_of(len(embedding.terms), embedding.fitted_on, choice, settings),
     }
 
 
@@ -90,7 +99,7 @@ def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
     vectorizer.fit([cases[i].document(chars) for i in sample])
     tfidf = vectorizer.transform(case.document(chars) for case in cases)
     reduced = _svd(tfidf, max(2, settings.geometry_components), settings.seed)
-    return Embedding(tfidf, vectorizer.terms, _normalise(reduced), reduced[:, :2], len(sample))
+    return Embedding(tfidf, vectorizer.terms, normalise(reduced), reduced[:, :2], len(sample))
 
 
 def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:
@@ -109,7 +118,7 @@ def _svd(matrix: Any, components: int, seed: int) -> NDArray[np.floating]:
     return out
 
 
-def _normalise(vectors: NDArray[np.floating]) -> NDArray[np.floating]:
+def normalise(vectors: NDArray[np.floating]) -> NDArray[np.floating]:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.where(norms == 0, 1.0, norms)
 
@@ -121,7 +130,19 @@ def _labels(vectors: NDArray[np.floating], choice: KChoice, seed: int) -> NDArra
     return labels
 
 
-def _points(
+def nearest(vectors: NDArray[np.floating], centers: NDArray[np.floating]) -> NDArray[np.int_]:
+    """The index of each row's nearest centre (squared Euclidean distance; ties: the first)."""
+    if len(centers) <= 1:
+        return np.zeros(len(vectors), dtype=np.int_)
+    distances = (
+        (vectors * vectors).sum(axis=1)[:, None]
+        - 2.0 * vectors @ centers.T
+        + (centers * centers).sum(axis=1)[None, :]
+    )
+    return np.asarray(distances.argmin(axis=1), dtype=np.int_)
+
+
+def points_of(
     cases: Sequence[GeometryCase], labels: NDArray[np.int_], scatter: NDArray[np.floating]
 ) -> list[dict[str, Any]]:
     xs = np.round(scatter[:, 0], 5).tolist()
@@ -139,13 +160,16 @@ def _points(
     ]
 
 
-def _method(embedding: Embedding, choice: KChoice, settings: ProbeSettings) -> dict[str, Any]:
+def method_of(
+    vocabulary: int, fitted_on: int, choice: KChoice, settings: ProbeSettings
+) -> dict[str, Any]:
+    """How the geometry was made: TF-IDF, SVD, k and its choice, seed."""
     return {
         "tfidf": {
             "ngram_range": [1, 2],
             "max_features": settings.geometry_max_features,
-            "vocabulary_size": len(embedding.terms),
-            "fitted_on_cases": embedding.fitted_on,
+            "vocabulary_size": vocabulary,
+            "fitted_on_cases": fitted_on,
         },
         "svd_components": settings.geometry_components,
         "kmeans": {

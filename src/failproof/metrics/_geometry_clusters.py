@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,14 @@ from numpy.typing import NDArray
 
 from failproof.metrics._geometry_docs import GeometryCase
 
-__all__ = ["describe_clusters", "entropy", "mutual_information"]
+__all__ = [
+    "cluster_row",
+    "describe_clusters",
+    "entropy",
+    "mutual_information",
+    "mutual_information_of",
+    "term_lists",
+]
 
 _TOP_TERMS = 8
 _EXAMPLES = 3
@@ -34,23 +41,36 @@ def mutual_information(cases: Sequence[GeometryCase], clusters: NDArray[np.int_]
     Clusters that reproduce a labelling exactly give MI equal to that labelling's entropy;
     a single cluster gives 0. Normalised MI divides by the mean of the two entropies.
     """
-    ids = clusters.tolist()
     targets = {
         "category": [c.category for c in cases],
         "severity": [c.severity for c in cases],
         "pass_fail": [c.outcome for c in cases],
     }
+    return mutual_information_of(targets, clusters)
+
+
+def mutual_information_of(
+    targets: Mapping[str, Sequence[str] | NDArray[np.integer]], clusters: NDArray[np.int_]
+) -> dict[str, Any]:
+    """`mutual_information` from each case's labels (category, severity, pass_fail) in order:
+    strings, or integer codes (numbered in order of first appearance: the same figures)."""
+    ids = clusters.tolist()
+    labels = {key: _plain(values) for key, values in targets.items()}
     cluster_entropy = entropy(ids)
-    mi = {key: _mutual_info(values, ids) for key, values in targets.items()}
+    mi = {key: _mutual_info(values, ids) for key, values in labels.items()}
     out: dict[str, Any] = {key: _clean(value) for key, value in mi.items()}
     out["normalized"] = {
         key: _clean(_normalized(mi[key], entropy(values), cluster_entropy, values, ids))
-        for key, values in targets.items()
+        for key, values in labels.items()
     }
-    out["entropy"] = {key: entropy(values) for key, values in targets.items()}
+    out["entropy"] = {key: entropy(values) for key, values in labels.items()}
     out["entropy"]["cluster"] = cluster_entropy
     out["unit"] = "nats"
     return out
+
+
+def _plain(values: Sequence[str] | NDArray[np.integer]) -> list[object]:
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
 
 def _mutual_info(first: Sequence[object], second: Sequence[object]) -> float:
@@ -101,15 +121,24 @@ def describe_clusters(
     term_means = _mean_tfidf(tfidf, clusters, k)
     if k > 1:
         term_means = term_means - np.asarray(tfidf.mean(axis=0)).ravel()[None, :]
-    tags = np.array([_is_tag(str(t)) for t in terms], dtype=bool)
-    term_means[:, tags] = 0.0
+    top = term_lists(term_means, terms)
     groups: dict[int, list[GeometryCase]] = {}
     for case, label in zip(cases, clusters.tolist(), strict=True):
         groups.setdefault(label, []).append(case)
     return [
-        _describe(cluster, groups[cluster], len(cases), term_means[cluster], terms)
-        for cluster in sorted(groups)
+        _describe(cluster, groups[cluster], len(cases), top[cluster]) for cluster in sorted(groups)
     ]
+
+
+def term_lists(term_means: NDArray[np.floating], terms: NDArray[np.object_]) -> list[list[str]]:
+    """Each cluster's top terms: the heaviest of its row of ``term_means``, tags left out."""
+    tags = np.array([_is_tag(str(t)) for t in terms], dtype=bool)
+    term_means[:, tags] = 0.0
+    out = []
+    for weights in term_means:
+        top = [i for i in np.argsort(-weights, kind="stable")[:_TOP_TERMS] if weights[i] > 0]
+        out.append([str(terms[i]) for i in top])
+    return out
 
 
 def _is_tag(term: str) -> bool:
@@ -128,27 +157,43 @@ def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.fl
 
 
 def _describe(
-    cluster: int,
-    members: Sequence[GeometryCase],
-    total: int,
-    term_weights: NDArray[np.floating],
-    terms: NDArray[np.object_],
+    cluster: int, members: Sequence[GeometryCase], total: int, top_terms: list[str]
 ) -> dict[str, Any]:
-    categories = Counter(c.category for c in members)
-    dominant, count = min(categories.items(), key=lambda item: (-item[1], item[0]))
-    failures = sum(not c.passed for c in members)
-    top = [i for i in np.argsort(-term_weights, kind="stable")[:_TOP_TERMS] if term_weights[i] > 0]
     examples = sorted(members, key=lambda c: (-c.weighted, -c.risk, c.suite, c.case_id))
+    return cluster_row(
+        cluster,
+        len(members),
+        total,
+        top_terms,
+        Counter(c.category for c in members),
+        sum(not c.passed for c in members),
+        sum(c.risk for c in members),
+        examples[:_EXAMPLES],
+    )
+
+
+def cluster_row(
+    cluster: int,
+    size: int,
+    total: int,
+    top_terms: list[str],
+    categories: Counter[str],
+    failures: int,
+    risk_sum: float,
+    examples: Sequence[GeometryCase],
+) -> dict[str, Any]:
+    """One cluster's description from its counts (``examples``: the riskiest members, first)."""
+    dominant, count = min(categories.items(), key=lambda item: (-item[1], item[0]))
     return {
         "cluster": cluster,
-        "size": len(members),
-        "share": len(members) / total,
-        "top_terms": [str(terms[i]) for i in top],
+        "size": size,
+        "share": size / total,
+        "top_terms": top_terms,
         "dominant_category": dominant,
-        "dominant_category_share": count / len(members),
+        "dominant_category_share": count / size,
         "categories": dict(sorted(categories.items())),
-        "failure_rate": failures / len(members),
-        "mean_risk": sum(c.risk for c in members) / len(members),
+        "failure_rate": failures / size,
+        "mean_risk": risk_sum / size,
         "example_case_ids": [
             {"suite": c.suite, "case_id": c.case_id} for c in examples[:_EXAMPLES]
         ],

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from failproof.core import CaseResult, CaseScore
 
-__all__ = ["GeometryCase", "geometry_cases", "risk_band"]
+__all__ = ["GeometryCase", "geometry_case", "geometry_cases", "risk_band"]
 
 
 def risk_band(risk: float) -> str:
@@ -52,22 +52,22 @@ class GeometryCase(NamedTuple):
 
 def geometry_cases(results: Sequence[CaseResult]) -> list[GeometryCase]:
     """The results the probe scorer evaluated, in order."""
-    out: list[GeometryCase] = []
-    for result in results:
-        score = result.case_score
-        if score is None or not score.evaluated:
-            continue
-        out.append(
-            GeometryCase(
-                suite=result.suite,
-                case_id=result.case_id,
-                sample=result.sample,
-                category=result.category,
-                severity=score.severity,
-                passed=score.passed,
-                risk=score.risk_score,
-                weighted=score.weighted_risk,
-                score=score,
-            )
-        )
-    return out
+    return [case for result in results if (case := geometry_case(result)) is not None]
+
+
+def geometry_case(result: CaseResult) -> GeometryCase | None:
+    """The geometry's view of ``result``, or None when the probe scorer did not evaluate it."""
+    score = result.case_score
+    if score is None or not score.evaluated:
+        return None
+    return GeometryCase(
+        suite=result.suite,
+        case_id=result.case_id,
+        sample=result.sample,
+        category=result.category,
+        severity=score.severity,
+        passed=score.passed,
+        risk=score.risk_score,
+        weighted=score.weighted_risk,
+        score=score,
+    )

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["truncated_svd"]
+__all__ = ["truncated_svd", "truncated_svd_fit"]
 
 #: Extra random columns and power iterations of the range finder.
 _OVERSAMPLES = 10
@@ -25,6 +25,14 @@ def truncated_svd(matrix: Any, components: int, seed: int) -> NDArray[np.float64
 
     ``components`` must be at most ``min(matrix.shape) - 1``.
     """
+    return truncated_svd_fit(matrix, components, seed)[0]
+
+
+def truncated_svd_fit(
+    matrix: Any, components: int, seed: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """`truncated_svd` and the right singular vectors (comps x columns, signs fixed alike): a
+    new row ``x`` is placed in the same embedding by ``x @ directions.T``."""
     rows, cols = matrix.shape
     width = min(components + _OVERSAMPLES, rows, cols)
     block = np.random.default_rng(seed).standard_normal((cols, width))
@@ -36,7 +44,8 @@ def truncated_svd(matrix: Any, components: int, seed: int) -> NDArray[np.float64
     signs = np.sign(right[np.arange(len(right)), np.abs(right).argmax(axis=1)])
     signs[signs == 0] = 1.0
     reduced: NDArray[np.float64] = (basis @ left[:, :components]) * (values * signs)[:components]
-    return reduced
+    directions: NDArray[np.float64] = right[:components] * signs[:components, None]
+    return reduced, directions
 
 
 def _orthonormal(block: Any) -> NDArray[np.float64]:

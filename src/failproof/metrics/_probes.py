@@ -106,7 +106,7 @@ def rate_fields(key: str, successes: int, n: int) -> dict[str, Any]:
 
 
 def weighted_rate_fields(
-    key: str, flags: Sequence[bool], weights: Sequence[float]
+    key: str, flags: Sequence[bool] | Sequence[int], weights: Sequence[float]
 ) -> dict[str, Any]:
     """A weighted rate with a Wilson interval at Kish's effective sample size.
 

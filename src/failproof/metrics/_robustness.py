@@ -10,16 +10,72 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import Field
 
 from failproof.core import CaseResult, OpenModel
+from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
-__all__ = ["VariantPair", "pair_variants", "robustness_section"]
+__all__ = [
+    "RobustnessAccumulator",
+    "Scored",
+    "VariantPair",
+    "pair_variants",
+    "robustness_section",
+]
 
 _EXAMPLES = 5
+
+
+class Scored(Protocol):
+    """What robustness reads of a scored result (a `CaseResult`, or the few fields of one)."""
+
+    @property
+    def suite(self) -> str: ...
+    @property
+    def case_id(self) -> str: ...
+    @property
+    def sample(self) -> int: ...
+    @property
+    def accuracy(self) -> int | None: ...
+    @property
+    def primary(self) -> str: ...
+    @property
+    def key(self) -> tuple[str, str, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Lite:
+    """The fields robustness reads of one scored result."""
+
+    suite: str
+    case_id: str
+    sample: int
+    accuracy: int | None
+    primary: str
+    origin: str | None
+    mutator: str | None
+    origin_suite: str | None
+
+    @classmethod
+    def of(cls, result: CaseResult) -> _Lite:
+        meta = result.metadata
+        return cls(
+            suite=result.suite,
+            case_id=result.case_id,
+            sample=result.sample,
+            accuracy=result.accuracy,
+            primary=result.primary,
+            origin=_text(meta, "origin"),
+            mutator=_text(meta, "mutator"),
+            origin_suite=_text(meta, "origin_suite"),
+        )
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.suite, self.case_id, self.sample)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +83,8 @@ class VariantPair:
     """A scored variant and the scored original it was generated from."""
 
     mutator: str
-    original: CaseResult
-    variant: CaseResult
+    original: Scored
+    variant: Scored
 
     @property
     def original_passed(self) -> bool:
@@ -41,18 +97,18 @@ class VariantPair:
 
 @dataclass
 class _Index:
-    by_key: dict[tuple[str, str, int], CaseResult]
-    by_id: dict[str, list[CaseResult]]
+    by_key: dict[tuple[str, str, int], Scored]
+    by_id: dict[str, list[Scored]]
 
     @classmethod
-    def of(cls, results: Iterable[CaseResult]) -> _Index:
+    def of(cls, results: Iterable[Scored]) -> _Index:
         index = cls(by_key={}, by_id={})
         for result in results:
             index.by_key[result.key] = result
             index.by_id.setdefault(result.case_id, []).append(result)
         return index
 
-    def find(self, variant: CaseResult, origin: str, origin_suite: str | None) -> CaseResult | None:
+    def find(self, variant: Scored, origin: str, origin_suite: str | None) -> Scored | None:
         for suite in (origin_suite, variant.suite):
             for sample in (variant.sample, 0):
                 found = self.by_key.get((suite or "", origin, sample))
@@ -69,19 +125,21 @@ def _text(metadata: dict[str, Any], key: str) -> str | None:
 
 def pair_variants(results: Sequence[CaseResult]) -> tuple[list[VariantPair], int]:
     """Scored variants paired with their scored originals, and how many variants found none."""
-    scored = [r for r in results if r.accuracy is not None]
-    index = _Index.of(scored)
+    scored = [_Lite.of(r) for r in results if r.accuracy is not None]
+    return _pair(scored, _Index.of(scored))
+
+
+def _pair(variants: Iterable[_Lite], index: _Index) -> tuple[list[VariantPair], int]:
     pairs: list[VariantPair] = []
     unpaired = 0
-    for result in scored:
-        origin, mutator = _text(result.metadata, "origin"), _text(result.metadata, "mutator")
-        if origin is None or mutator is None:
+    for result in variants:
+        if result.origin is None or result.mutator is None:
             continue
-        original = index.find(result, origin, _text(result.metadata, "origin_suite"))
-        if original is None or original is result:
+        original = index.find(result, result.origin, result.origin_suite)
+        if original is None or original.key == result.key:
             unpaired += 1
             continue
-        pairs.append(VariantPair(mutator=mutator, original=original, variant=result))
+        pairs.append(VariantPair(mutator=result.mutator, original=original, variant=result))
     return pairs, unpaired
 
 
@@ -119,7 +177,10 @@ def robustness_section(
     results: Sequence[CaseResult], _ctx: AggregateContext
 ) -> dict[str, Any] | None:
     """Pass rate of originals against their generated variants, per mutator, with flips."""
-    pairs, unpaired = pair_variants(results)
+    return _section(*pair_variants(results))
+
+
+def _section(pairs: Sequence[VariantPair], unpaired: int) -> dict[str, Any] | None:
     if not pairs and not unpaired:
         return None
     mutators: dict[str, list[VariantPair]] = {}
@@ -130,6 +191,39 @@ def robustness_section(
         "overall": _stats(pairs) if pairs else None,
         "mutators": {name: _stats(group) for name, group in sorted(mutators.items())},
     }
+
+
+class RobustnessAccumulator:
+    """`robustness_section` in two passes: the first keeps the variants (results whose metadata
+    names an origin and a mutator) and their origins' ids; only when there are variants does a
+    second pass over ``ctx.source`` index the scored results of those ids. Memory grows with the
+    variants, not with the run."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.variants: list[_Lite] = []
+        self.origins: set[str] = set()
+
+    def add(self, result: CaseResult) -> None:
+        if result.accuracy is None or not result.metadata:
+            return
+        lite = _Lite.of(result)
+        if lite.origin is not None and lite.mutator is not None:
+            self.variants.append(lite)
+            self.origins.add(lite.origin)
+
+    def finish(self) -> dict[str, Any] | None:
+        if not self.variants or self.ctx.source is None:
+            return None
+        wanted = (
+            _Lite.of(r)
+            for r in self.ctx.source
+            if r.accuracy is not None and r.case_id in self.origins
+        )
+        return _section(*_pair(self.variants, _Index.of(wanted)))
+
+
+accumulators.register("robustness")(RobustnessAccumulator)
 
 
 class Flips(OpenModel):

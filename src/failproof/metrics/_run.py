@@ -1,16 +1,17 @@
-"""The aggregation step of a run: every registered aggregator over its results, once."""
+"""The aggregation step of a run: every registered section over its results, in one pass."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from failproof.config import Settings
 from failproof.core import CaseResult, Run
-from failproof.metrics._base import aggregators, context_for, section_models
+from failproof.metrics._accumulate import Accumulator, Collect, accumulators
+from failproof.metrics._base import AggregateContext, aggregators, context_for, section_models
 
-__all__ = ["CORE_SECTIONS", "RunAggregates", "aggregate_run"]
+__all__ = ["CORE_SECTIONS", "RunAggregates", "aggregate_run", "aggregate_stream"]
 
 #: Sections the report names; every other aggregator's section goes under ``extensions``.
 CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "safe_v0")
@@ -18,7 +19,7 @@ CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "saf
 
 @dataclass(frozen=True)
 class RunAggregates:
-    """A run's results in report order, its core sections and its plugin sections."""
+    """A run's results in report order (empty when streamed), its core and plugin sections."""
 
     results: list[CaseResult]
     sections: dict[str, Any] = field(default_factory=dict)
@@ -33,18 +34,50 @@ def aggregate_run(
 ) -> RunAggregates:
     """Every aggregator's section of ``run``, from the scoring recorded with it.
 
-    ``fallback`` stands in only for a run made before scoring records.
+    ``fallback`` stands in only for a run made before scoring records. The results are sorted
+    into report order and kept (`aggregate_stream` reads a store instead and keeps none).
     """
     ordered = sorted(results, key=lambda r: r.key)
+    done = aggregate_stream(run, ordered, fallback, suite_weights)
+    return RunAggregates(results=ordered, sections=done.sections, extensions=done.extensions)
+
+
+def aggregate_stream(
+    run: Run,
+    source: Iterable[CaseResult],
+    fallback: Settings | None = None,
+    suite_weights: Mapping[str, float] | None = None,
+    *,
+    also: Sequence[Accumulator] = (),
+) -> RunAggregates:
+    """Every section of ``run`` in one pass over ``source``: re-iterable, in report order.
+
+    Each section is an accumulator (`accumulators`); an aggregator registered without one is
+    run on the results kept for it (`Collect`). ``also`` are more accumulators fed in the same
+    pass (a report's per-case digest). Accumulators that need a second look read ``source``
+    again.
+    """
     ctx = context_for(run, fallback, suite_weights)
-    out = RunAggregates(results=ordered)
-    for entry in aggregators:
-        value = entry.obj(ordered, ctx)
+    ctx.source = source
+    sections = {entry.name: _accumulator(entry.name, ctx) for entry in aggregators}
+    feed = [*sections.values(), *also]
+    for result in source:
+        for accumulator in feed:
+            accumulator.add(result)
+    out = RunAggregates(results=[])
+    for name, accumulator in sections.items():
+        value = accumulator.finish()
         if value is None:
             continue
-        if entry.name in CORE_SECTIONS:
-            out.sections[entry.name] = value
+        if name in CORE_SECTIONS:
+            out.sections[name] = value
         else:
-            model = section_models.get(entry.name)
-            out.extensions[entry.name] = model.model_validate(value) if model else value
+            model = section_models.get(name)
+            out.extensions[name] = model.model_validate(value) if model else value
     return out
+
+
+def _accumulator(name: str, ctx: AggregateContext) -> Accumulator:
+    if name in accumulators:
+        return accumulators.get(name)(ctx)
+    return Collect(aggregators.get(name), ctx)

@@ -143,9 +143,16 @@ def verdict_counts(results: Sequence[CaseResult], planned: int | None) -> dict[s
     (no ``expect``) are not in it.
     """
     errors = sum(r.error is not None for r in results)
-    unanswered = max(0, planned - len(results)) if planned is not None else 0
     judged = sum(r.accuracy is not None or r.error is not None for r in results)
     passed = sum(r.accuracy == 1 for r in results)
+    return verdict_fields(passed, judged, errors, len(results), planned)
+
+
+def verdict_fields(
+    passed: int, judged: int, errors: int, total: int, planned: int | None
+) -> dict[str, Any]:
+    """`verdict_counts` from its counts: passes, cases judged, target errors, cases stored."""
+    unanswered = max(0, planned - total) if planned is not None else 0
     rate = wilson(passed, judged + unanswered)
     return {
         "passed": passed,

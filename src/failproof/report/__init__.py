@@ -8,11 +8,18 @@ if TYPE_CHECKING:
     from failproof.report._console import ConsoleRenderer
     from failproof.report._format import Kind, Value, format_value, value_of
     from failproof.report._html import HtmlRenderer
+    from failproof.report._html_pages import PAGE_SIZE
     from failproof.report._json import JsonRenderer
     from failproof.report._junit import JUnitRenderer
     from failproof.report._load import load_report, read_report
     from failproof.report._markdown import MarkdownRenderer, md_code, md_text
-    from failproof.report._model import SCHEMA_VERSION, Report, build_report
+    from failproof.report._model import (
+        SCHEMA_VERSION,
+        CaseDigest,
+        Report,
+        build_report,
+        build_report_streaming,
+    )
     from failproof.report._page import asset, content_security_policy, render_page
     from failproof.report._present import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
@@ -20,7 +27,9 @@ if TYPE_CHECKING:
     from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
+    "PAGE_SIZE",
     "SCHEMA_VERSION",
+    "CaseDigest",
     "ConsoleRenderer",
     "ExitCode",
     "HtmlRenderer",
@@ -33,6 +42,7 @@ __all__ = [
     "Value",
     "asset",
     "build_report",
+    "build_report_streaming",
     "case_verdict",
     "content_security_policy",
     "exit_code",
@@ -56,11 +66,18 @@ __getattr__, __dir__ = lazy_exports(
         "._console": ("ConsoleRenderer",),
         "._format": ("Kind", "Value", "format_value", "value_of"),
         "._html": ("HtmlRenderer",),
+        "._html_pages": ("PAGE_SIZE",),
         "._json": ("JsonRenderer",),
         "._junit": ("JUnitRenderer",),
         "._load": ("load_report", "read_report"),
         "._markdown": ("MarkdownRenderer", "md_code", "md_text"),
-        "._model": ("SCHEMA_VERSION", "Report", "build_report"),
+        "._model": (
+            "SCHEMA_VERSION",
+            "CaseDigest",
+            "Report",
+            "build_report",
+            "build_report_streaming",
+        ),
         "._page": ("asset", "content_security_policy", "render_page"),
         "._present": ("headline",),
         "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),

@@ -19,7 +19,7 @@ from rich.text import Text
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt, format_value, value_of
-from failproof.report._model import Report
+from failproof.report._model import CONSOLE_FAILURES, Report
 from failproof.report._present import (
     CaseIndex,
     Stat,
@@ -34,7 +34,6 @@ from failproof.report._present_judge import judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
-from failproof.report._verdict import case_verdict
 
 __all__ = ["ConsoleRenderer", "plain"]
 
@@ -51,7 +50,7 @@ _STYLE = {
     "tool_error": "bright_black",
     "unscored": "dim",
 }
-_TOP_FAILURES = 8
+_TOP_FAILURES = CONSOLE_FAILURES
 _VERDICT_KEYS = ("pass_rate", "risk_gate_pass_rate")
 
 
@@ -68,7 +67,7 @@ def _header(report: Report) -> Text:
         plain(report.run.id, 60),
         "   target ",
         plain(report.run.target.get("name", "?"), 40),
-        f"   {len(report.results):,} cases",
+        f"   {report.case_count:,} cases",
         plain(f"   selection {chosen}", 80) if (chosen := selection_text(report)) else "",
         "\n",
         (f" {worst.upper()} ", f"bold reverse {_STYLE[worst]}"),
@@ -134,10 +133,7 @@ def _suites(report: Report) -> RichTable | None:
 
 
 def _failures(report: Report) -> RichTable | None:
-    failing = sorted(
-        (r for r in report.results if case_verdict(r) == "fail"),
-        key=lambda r: (r.primary == "pass", -(r.case_score.weighted_risk if r.case_score else 0.0)),
-    )[:_TOP_FAILURES]
+    failing = report.digest().failing.items()
     if not failing:
         return None
     out = RichTable(

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
+from failproof.core import CaseResult
+from failproof.guard import atomic_write_text, redact
 from failproof.report._html_data import OUTPUT_LIMIT, case_payload, script_json
+from failproof.report._html_pages import PAGE_SIZE, PageWriter
 from failproof.report._model import Report
 from failproof.report._page import render_page
 from failproof.report._present import (
@@ -45,8 +50,33 @@ class HtmlRenderer(Renderer):
     def render(self, report: Report) -> str:
         return render_page("report.html", self.context(report), scripts=["report.js"])
 
-    def context(self, report: Report) -> dict[str, Any]:
-        """What the template draws: presented sections and the embedded case data."""
+    def write(self, report: Report, path: Path) -> None:
+        """One file up to `PAGE_SIZE` cases; beyond, the case rows go into page files in the
+        folder ``<name>.cases`` beside it (scripts the page loads one at a time)."""
+        sink = self.sink(report, path, None)
+        if sink is None:
+            super().write(report, path)
+            return
+        for result in report.cases():
+            sink.add(result)
+        sink.close()
+
+    def sink(
+        self,
+        report: Report,
+        path: Path,
+        files: ExitStack | None,  # noqa: ARG002 (its files are written when each is complete)
+    ) -> _PagedSink | None:
+        """A paged report's writer (None for a report that fits one file)."""
+        source = report.source
+        if source is None or len(source) <= PAGE_SIZE:
+            return None
+        folder = path.with_name(path.stem + ".cases")
+        return _PagedSink(self, report, path, PageWriter(report, source, folder))
+
+    def context(self, report: Report, pages: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What the template draws: presented sections and the embedded case data (or, for a
+        paged report, its first page and where the others are)."""
         index = CaseIndex(report)
         return {
             "report": report,
@@ -67,6 +97,21 @@ class HtmlRenderer(Renderer):
             "clusters": clusters(report, index),
             "safe": safe_view(report, index),
             "extras": extras(report, index),
-            "data_json": Markup(script_json(case_payload(report))),
+            "data_json": Markup(script_json(pages if pages else case_payload(report))),
             "output_limit": OUTPUT_LIMIT,
         }
+
+
+class _PagedSink:
+    """Page files as the cases arrive; the report page itself once they are all written."""
+
+    def __init__(self, html: HtmlRenderer, report: Report, path: Path, pages: PageWriter) -> None:
+        self.html, self.report, self.path, self.pages = html, report, path, pages
+
+    def add(self, result: CaseResult) -> None:
+        self.pages.add(result)
+
+    def close(self) -> None:
+        context = self.html.context(self.report, self.pages.close())
+        page = render_page("report.html", context, scripts=["report.js"], own_scripts=True)
+        atomic_write_text(self.path, redact(page))

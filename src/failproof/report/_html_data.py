@@ -12,14 +12,22 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from failproof.core import CaseResult, CaseScore
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
+from failproof.store import StoredResults
 
-__all__ = ["FIELDS", "OUTPUT_LIMIT", "case_payload", "script_json"]
+__all__ = [
+    "FIELDS",
+    "OUTPUT_LIMIT",
+    "case_payload",
+    "page_payload",
+    "script_json",
+    "stored_points",
+]
 
 OUTPUT_LIMIT = 4000  # characters of each output and message kept in the page (all in report.json)
 #: Each field of a case row, and how it is stored: ``r`` raw, ``s`` an index into ``strings``,
@@ -221,17 +229,38 @@ class _Encoder:
 
 def case_payload(report: Report) -> dict[str, Any]:
     """Every result as a compact row, with the string tables the rows refer to."""
-    encoder = _Encoder()
     points = _points(report)
+    payload = page_payload(report.results, 0, points)
+    payload["has_points"] = bool(points)
+    return payload
+
+
+def page_payload(
+    results: Iterable[CaseResult], offset: int, points: Mapping[int, tuple[Any, Any, Any]]
+) -> dict[str, Any]:
+    """The rows of the results from index ``offset`` on, with their own string tables."""
+    encoder = _Encoder()
     rows = [
-        encoder.row(result, points.get(i, (None, None, None)))
-        for i, result in enumerate(report.results)
+        encoder.row(result, points.get(offset + i, (None, None, None)))
+        for i, result in enumerate(results)
     ]
     return {
         "fields": FIELDS,
         "enums": {name: table.items for name, table in encoder.enums.items()},
         "strings": encoder.strings.items,
         "cases": rows,
+        "offset": offset,
         "output_limit": OUTPUT_LIMIT,
-        "has_points": bool(points),
+    }
+
+
+def stored_points(report: Report, source: StoredResults) -> dict[int, tuple[Any, Any, Any]]:
+    """`_points` of a streamed report: the scatter's (bounded) points found by one pass over
+    the keys of the store, without reading a result."""
+    points = report.observability.points if report.observability else []
+    wanted = {(p.suite, p.case_id, p.sample): p for p in points}
+    return {
+        i: (wanted[key].cluster, wanted[key].scatter_x, wanted[key].scatter_y)
+        for i, key in enumerate(source.keys())
+        if key in wanted
     }

@@ -8,16 +8,19 @@ characters, lone surrogates) is written as a visible ``\\uXXXX`` escape, so the 
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, TextIO
 
 from failproof.core import CaseResult
+from failproof.guard import redact
 from failproof.report._model import Report
-from failproof.report._render import Renderer, renderers
+from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 
-__all__ = ["JUnitRenderer", "xml_text"]
+__all__ = ["JUnitRenderer", "JUnitSink", "xml_text"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
@@ -122,42 +125,88 @@ def _properties(parent: ET.Element, report: Report, suite: str) -> None:
             _element(props, "property", name=name, value=value)
 
 
-def _suite(
-    root: ET.Element, report: Report, name: str, results: Sequence[CaseResult]
-) -> dict[str, int]:
-    node = _element(root, "testsuite", name=name, timestamp=report.run.started_at.isoformat())
-    _properties(node, report, name)
-    counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0}
-    seconds = 0.0
-    for result in results:
-        counts["tests"] += 1
-        outcome = _testcase(node, result)
-        counts[outcome] = counts.get(outcome, 0) + 1
-        seconds += (result.latency_ms or 0) / 1000
-    node.attrib.update(
-        tests=str(counts["tests"]),
-        failures=str(counts["failure"]),
-        errors=str(counts["error"]),
-        skipped=str(counts["skipped"]),
-        time=f"{seconds:.3f}",
-    )
-    counts["seconds"] = round(seconds * 1000)
-    return counts
+class _SuiteWriter:
+    """One ``<testsuite>`` written case by case: its cases go to a spill file, its opening tag
+    (which carries the counts) is written once the suite's last case is seen."""
+
+    def __init__(self, report: Report, name: str) -> None:
+        self.report, self.name = report, name
+        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in close)
+        self.counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0}
+        self.seconds = 0.0
+
+    def add(self, result: CaseResult) -> None:
+        holder = ET.Element("holder")
+        outcome = _testcase(holder, result)
+        self.counts["tests"] += 1
+        self.counts[outcome] = self.counts.get(outcome, 0) + 1
+        self.seconds += (result.latency_ms or 0) / 1000
+        case = holder[0]
+        ET.indent(case, level=2)
+        case.tail = None
+        self.body.write("\n    " + redact(ET.tostring(case, encoding="unicode")))
+
+    def close(self, out: TextIO) -> dict[str, int]:
+        node = _element(
+            ET.Element("x"),
+            "testsuite",
+            name=self.name,
+            timestamp=self.report.run.started_at.isoformat(),
+        )
+        node.attrib.update(
+            tests=str(self.counts["tests"]),
+            failures=str(self.counts["failure"]),
+            errors=str(self.counts["error"]),
+            skipped=str(self.counts["skipped"]),
+            time=f"{self.seconds:.3f}",
+        )
+        _properties(node, self.report, self.name)
+        ET.indent(node, level=1)
+        opening = ET.tostring(node, encoding="unicode")
+        opening = opening[: opening.rindex("</testsuite>")].rstrip()
+        out.write("\n  " + redact(opening))
+        self.body.seek(0)
+        shutil.copyfileobj(self.body, out)
+        self.body.close()
+        out.write("\n  </testsuite>")
+        return {**self.counts, "seconds": round(self.seconds * 1000)}
 
 
-@renderers.register("junit")
-class JUnitRenderer(Renderer):
-    """JUnit XML: testsuites / testsuite per suite / testcase per case, for CI test views."""
+def _by_suite(report: Report) -> Iterator[CaseResult]:
+    """The cases with each suite's together: a streamed report's are (key order); a report's
+    list is grouped by suite in the order suites first appear."""
+    if report.source is not None:
+        yield from report.cases()
+        return
+    groups: dict[str, list[CaseResult]] = {}
+    for result in report.results:
+        groups.setdefault(result.suite, []).append(result)
+    for group in groups.values():
+        yield from group
 
-    format = "junit"
-    filename = "junit.xml"
 
-    def render(self, report: Report) -> str:
-        root = ET.Element("testsuites", name=xml_text(f"failproof {report.run.id}"))
-        groups: dict[str, list[CaseResult]] = {}
-        for result in report.results:
-            groups.setdefault(result.suite, []).append(result)
-        totals = [_suite(root, report, name, group) for name, group in groups.items()]
+class JUnitSink:
+    """The JUnit XML of ``report`` written to ``out`` one case at a time (cases of a suite come
+    together); the testsuites' element, which carries the totals, is written at `close`."""
+
+    def __init__(self, report: Report, out: TextIO) -> None:
+        self.report, self.out = report, out
+        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in close)
+        self.totals: list[dict[str, int]] = []
+        self.suite: _SuiteWriter | None = None
+
+    def add(self, result: CaseResult) -> None:
+        if self.suite is None or self.suite.name != result.suite:
+            if self.suite is not None:
+                self.totals.append(self.suite.close(self.body))
+            self.suite = _SuiteWriter(self.report, result.suite)
+        self.suite.add(result)
+
+    def close(self) -> None:
+        if self.suite is not None:
+            self.totals.append(self.suite.close(self.body))
+        totals = self.totals
+        root = ET.Element("testsuites", name=xml_text(f"failproof {self.report.run.id}"))
         root.attrib.update(
             tests=str(sum(t["tests"] for t in totals)),
             failures=str(sum(t["failure"] for t in totals)),
@@ -165,6 +214,27 @@ class JUnitRenderer(Renderer):
             skipped=str(sum(t["skipped"] for t in totals)),
             time=f"{sum(t['seconds'] for t in totals) / 1000:.3f}",
         )
-        ET.indent(root)
-        body = ET.tostring(root, encoding="unicode")
-        return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+        opening = redact(ET.tostring(root, encoding="unicode"))
+        head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+        if not totals:
+            self.out.write(f"{head}{opening}\n")
+        else:
+            self.out.write(head + opening[: -len(" />")] + ">")
+            self.body.seek(0)
+            shutil.copyfileobj(self.body, self.out)
+            self.out.write("\n</testsuites>\n")
+        self.body.close()
+
+
+@renderers.register("junit")
+class JUnitRenderer(StreamingRenderer):
+    """JUnit XML: testsuites / testsuite per suite / testcase per case, for CI test views."""
+
+    format = "junit"
+    filename = "junit.xml"
+
+    def open_sink(self, report: Report, out: TextIO) -> JUnitSink:
+        return JUnitSink(report, out)
+
+    def cases(self, report: Report) -> Iterator[CaseResult]:
+        return _by_suite(report)

@@ -40,4 +40,4 @@ def load_report(source: str | Path, settings: Settings) -> Report:
         raise InputError(f"{path}: no such report file")
     with Store(settings.db_path) as store:
         run = store.get_run(str(source))
-        return build_report(run, store.results(run.id), settings)
+        return build_report(run, store.stream(run.id), settings)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
 from failproof.report._format import excerpt
-from failproof.report._model import Report
+from failproof.report._model import LISTED_NOT_PASSED, Report
 from failproof.report._present import (
     CaseIndex,
     Stat,
@@ -31,12 +31,11 @@ from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 from failproof.report._tables import Table
-from failproof.report._verdict import case_verdict
 
 __all__ = ["MAX_CHARS", "MarkdownRenderer", "md_code", "md_text", "truncate"]
 
 MAX_CHARS = 65_000
-_FAILING_ROWS = 30
+_FAILING_ROWS = LISTED_NOT_PASSED
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _TICKS = re.compile(r"`+")
 _PIPE = re.compile(r"(\\*)\|")
@@ -100,7 +99,7 @@ def _header(report: Report) -> list[str]:
         f"**{verdicts}**"
         f" · target {md_code(run.target.get('name', '?'))}"
         f" · suites {', '.join(md_text(s) for s in run.suites) or '–'}"
-        f" · {len(report.results):,} cases"
+        f" · {report.case_count:,} cases"
         + (f" · selection {md_code(chosen)}" if (chosen := selection_text(report)) else ""),
         "",
         *(_stats([s for s in headline(report) if s.primary])),
@@ -135,25 +134,25 @@ def _reason(result: CaseResult) -> str:
     return md_text(result.error or "")
 
 
-def _failing(results: Sequence[CaseResult]) -> list[str]:
-    failing = sorted(
-        (r for r in results if case_verdict(r) != "pass"), key=lambda r: case_verdict(r) != "fail"
-    )
+def _failing(report: Report) -> list[str]:
+    digest = report.digest()
+    failing = digest.not_passed.items()
+    total = digest.total - digest.verdicts["pass"]
     if not failing:
         return []
     lines = [
-        f"### Failing and review cases ({len(failing):,})",
+        f"### Failing and review cases ({total:,})",
         "",
         _row(["case", "suite", "class", "why", "output"]),
         _row(["---"] * 5),
     ]
-    for r in failing[:_FAILING_ROWS]:
+    for r in failing:
         output = md_code(r.output or r.error or "", 100)
         lines.append(
             _row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), output])
         )
-    if len(failing) > _FAILING_ROWS:
-        lines.append(f"\n_{len(failing) - _FAILING_ROWS:,} more in the full report._")
+    if total > _FAILING_ROWS:
+        lines.append(f"\n_{total - _FAILING_ROWS:,} more in the full report._")
     return [*lines, ""]
 
 
@@ -173,7 +172,7 @@ def _sections(report: Report) -> list[str]:
             _row(["---", "---:"]),
         ]
         lines += [_row([md_text(m), f"{n:,}"]) for m, n in modes] + [""]
-    lines += _failing(report.results)
+    lines += _failing(report)
     if safe := safe_view(report, index):
         labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
         lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from failproof.config import Settings
 from failproof.core import (
@@ -19,15 +21,67 @@ from failproof.core import (
     Summary,
     utc_now,
 )
-from failproof.metrics import aggregate_run
+from failproof.metrics import TopN, aggregate_run, aggregate_stream
+from failproof.report._case_verdict import case_verdict
+from failproof.store import Store, StoredResults
 
-__all__ = ["SCHEMA_VERSION", "Report", "build_report"]
+__all__ = [
+    "CONSOLE_FAILURES",
+    "LISTED_NOT_PASSED",
+    "SCHEMA_VERSION",
+    "CaseDigest",
+    "Report",
+    "build_report",
+    "build_report_streaming",
+]
 
 SCHEMA_VERSION = "1.0"
 
 
+#: Failing cases the console lists, and failing or review cases the Markdown lists.
+CONSOLE_FAILURES = 8
+LISTED_NOT_PASSED = 30
+
+
+def _risk_order(result: CaseResult) -> tuple[bool, float]:
+    return (
+        result.primary == "pass",
+        -(result.case_score.weighted_risk if result.case_score else 0.0),
+    )
+
+
+@dataclass
+class CaseDigest:
+    """What the renderers count or list over every case, gathered in the report's one pass:
+    verdicts (``verdicts``: the worst any scorer gave; ``shown``: the same with target errors
+    apart), the riskiest failing cases (console) and the first failing, then review, cases
+    (Markdown), each list bounded."""
+
+    verdicts: Counter[str] = field(default_factory=Counter)
+    shown: Counter[str] = field(default_factory=Counter)
+    total: int = 0
+    failing: TopN = field(default_factory=lambda: TopN(CONSOLE_FAILURES, _risk_order))
+    not_passed: TopN = field(
+        default_factory=lambda: TopN(LISTED_NOT_PASSED, lambda r: case_verdict(r) != "fail")
+    )
+
+    def add(self, result: CaseResult) -> None:
+        verdict = case_verdict(result)
+        self.verdicts[verdict] += 1
+        self.shown["error" if result.error is not None else verdict] += 1
+        self.total += 1
+        if verdict == "fail":
+            self.failing.add(result)
+        if verdict != "pass":
+            self.not_passed.add(result)
+
+
 class Report(BaseModel):
-    """The JSON run report (``report_type: failproof_run``); key names follow the seeds."""
+    """The JSON run report (``report_type: failproof_run``); key names follow the seeds.
+
+    A report built by `build_report_streaming` holds no results: its ``results`` is the store's
+    `StoredResults`, a sequence that reads them again, in order, on every pass.
+    """
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
@@ -44,6 +98,39 @@ class Report(BaseModel):
         default_factory=dict, description="Sections of third-party aggregators, by name."
     )
     results: list[CaseResult] = Field(default_factory=list)
+    _source: StoredResults | None = PrivateAttr(default=None)
+    _digest: CaseDigest | None = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal reports have equal fields (a streamed one's results equal the same list); how
+        the results are held is not compared."""
+        if not isinstance(other, Report):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def source(self) -> StoredResults | None:
+        """Where a streamed report reads its cases (None: they are in ``results``)."""
+        return self._source
+
+    def cases(self) -> Iterator[CaseResult]:
+        """Every case in report order (a streamed report reads them from the store again)."""
+        return iter(self.results)
+
+    @property
+    def case_count(self) -> int:
+        return len(self.results)
+
+    def digest(self) -> CaseDigest:
+        """The verdict counts over every case (computed once)."""
+        if self._digest is None:
+            digest = CaseDigest()
+            for result in self.cases():
+                digest.add(result)
+            self._digest = digest
+        return self._digest
 
 
 def build_report(
@@ -56,7 +143,50 @@ def build_report(
     """The report of ``run``: the metrics step's sections, assembled.
 
     Aggregates read the scoring recorded with ``run``, never the environment; ``settings`` only
-    stand in for a run made before scoring records.
+    stand in for a run made before scoring records. Given a store's `StoredResults`
+    (``store.stream(run_id)``) the report is built by the streaming pass and holds no results.
     """
+    if isinstance(results, StoredResults):
+        return _streamed(run, results, settings, suite_weights)
     done = aggregate_run(run, results, settings, suite_weights)
     return Report(run=run, results=done.results, extensions=done.extensions, **done.sections)
+
+
+def build_report_streaming(
+    store: Store,
+    run_id: str,
+    settings: Settings | None = None,
+    *,
+    suite_weights: dict[str, float] | None = None,
+    chunk: int = 1000,
+) -> Report:
+    """The report of run ``run_id`` in bounded memory: one pass over the store computes every
+    section (accumulators), and the renderers read the cases again, ``chunk`` at a time."""
+    return _streamed(
+        store.get_run(run_id), store.stream(run_id, chunk=chunk), settings, suite_weights
+    )
+
+
+def _streamed(
+    run: Run, source: StoredResults, settings: Settings | None, weights: dict[str, float] | None
+) -> Report:
+    digest = CaseDigest()
+    done = aggregate_stream(run, source, settings, weights, also=[_DigestFeed(digest)])
+    report = Report(run=run, extensions=done.extensions, **done.sections)
+    # the field holds a list when validated; a streamed report's is the store's sequence,
+    # set past validation so that no result is loaded (report.json is written case by case)
+    report.__dict__["results"] = source
+    report._source = source
+    report._digest = digest
+    return report
+
+
+class _DigestFeed:
+    def __init__(self, digest: CaseDigest) -> None:
+        self.digest = digest
+
+    def add(self, result: CaseResult) -> None:
+        self.digest.add(result)
+
+    def finish(self) -> dict[str, Any] | None:
+        return None

@@ -76,11 +76,18 @@ def render_page(
     scripts: Sequence[str] = (),
     packages: Sequence[str] = (),
     form_action: str = "'none'",
+    own_scripts: bool = False,
 ) -> str:
-    """Render ``template`` with the shared stylesheet, the named ``scripts`` and their policy."""
+    """Render ``template`` with the shared stylesheet, the named ``scripts`` and their policy.
+
+    ``own_scripts`` also lets the page load scripts from its own origin (a paged report's page
+    files beside it); nothing from the network either way.
+    """
     css = asset("report.css")
     code = [asset(name) for name in scripts]
     csp = content_security_policy([css], code, form_action=form_action)
+    if own_scripts:
+        csp = csp.replace("script-src ", "script-src 'self' ", 1)
     page = (
         environment(*packages)
         .get_template(template)

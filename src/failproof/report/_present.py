@@ -14,6 +14,7 @@ from typing import Any
 from failproof.core import (
     PRIMARY_CLASSES,
     AggregateMetrics,
+    CaseResult,
     Interval,
     Latency,
     RankedCategory,
@@ -32,7 +33,6 @@ from failproof.report._format import (
 )
 from failproof.report._model import Report
 from failproof.report._tables import Cell, Column, Table, keyed_table, records_table
-from failproof.report._verdict import case_verdict
 
 __all__ = [
     "CLASS_ORDER",
@@ -235,7 +235,7 @@ def class_counts(report: Report) -> list[tuple[str, int]]:
 def verdict_counts(report: Report) -> dict[str, int]:
     """Cases by verdict (the worst any scorer gave): fail, review, pass; target errors and
     unanswered cases apart (they are never passes, and fail the run)."""
-    counts = Counter("error" if r.error is not None else case_verdict(r) for r in report.results)
+    counts = Counter(report.digest().shown)
     counts["unanswered"] = report.summary.unanswered
     return {v: counts[v] for v in ("fail", "review", "pass", "error", "unanswered")}
 
@@ -344,26 +344,48 @@ class CaseIndex:
     """Finds a result by (suite, case id, sample), or by fewer of them when a section omits some."""
 
     def __init__(self, report: Report) -> None:
-        self.results = report.results
+        self.source = report.source
+        self._results = report.results
         self._by_sample: dict[tuple[str, str, int], int] = {}
         self._by_key: dict[tuple[str, str], int] = {}
         self._by_id: dict[str, int] = {}
-        for i, result in enumerate(report.results):
+        self._found: dict[int, CaseResult] = {}
+        for i, result in enumerate(report.results if self.source is None else ()):
             self._by_sample.setdefault(result.key, i)
             self._by_key.setdefault((result.suite, result.case_id), i)
             self._by_id.setdefault(result.case_id, i)
 
     def find(self, record: object) -> int | None:
-        """The index in ``report.results`` of the case a section's record names, if any."""
+        """The index in report order of the case a section's record names, if any."""
         if not isinstance(record, Mapping):
             return None
         case_id = str(record.get("case_id", record.get("id", record.get("test_id", ""))))
         suite, sample = record.get("suite"), record.get("sample")
+        if self.source is not None:
+            return self._lookup(None if suite is None else str(suite), case_id, sample)
         if suite is None:
             return self._by_id.get(case_id)
         if isinstance(sample, int) and (str(suite), case_id, sample) in self._by_sample:
             return self._by_sample[(str(suite), case_id, sample)]
         return self._by_key.get((str(suite), case_id))
+
+    def _lookup(self, suite: str | None, case_id: str, sample: object) -> int | None:
+        """`find` in a streamed report: an index lookup in the store (a few per report)."""
+        assert self.source is not None
+        if suite is not None and isinstance(sample, int):
+            found = self.source.rank((suite, case_id, sample))
+            if found is not None:
+                return found
+        key = self.source.first_key(suite, case_id)
+        return self.source.rank(key) if key is not None else None
+
+    def result(self, index: int) -> CaseResult:
+        """The case at ``index`` of report order."""
+        if self.source is None:
+            return self._results[index]
+        if index not in self._found:
+            self._found[index] = self.source.at(index)
+        return self._found[index]
 
 
 _WORST_SKIP = {"passed", "sample"}
@@ -382,7 +404,7 @@ def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
         links.append(found)
         row = {k: v for k, v in item.items() if not isinstance(v, list | Mapping)}
         if found is not None:
-            result = index.results[found]
+            result = index.result(found)
             row = {"suite": result.suite, **row, "class": result.primary}
             row["output"] = excerpt(result.output or result.error, 90)
         records.append(row)
@@ -398,6 +420,6 @@ def _link_rows(table: Table, links: Sequence[int | None], index: CaseIndex) -> T
         cls = keys.index("class") if "class" in keys else None
         row = [first, *cells[1:]]
         if cls is not None and link is not None:
-            row[cls] = replace(row[cls], tone=index.results[link].primary)
+            row[cls] = replace(row[cls], tone=index.result(link).primary)
         rows.append(row)
     return Table(table.columns, rows, table.more)

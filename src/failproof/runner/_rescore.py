@@ -62,7 +62,7 @@ def rescore_run(
             store.add_result(run.id, rescored)
     store.finish_run(run.id, "finished", utc_now())
     run = store.get_run(run.id)
-    return ScoreOutcome(run=run, report=build_report(run, store.results(run.id)))
+    return ScoreOutcome(run=run, report=build_report(run, store.stream(run.id)))
 
 
 def _suites(run: Run) -> list[Suite]:

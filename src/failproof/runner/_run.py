@@ -172,7 +172,7 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     stats = _go(job, target, settings, store, skip, resumed)
     store.finish_run(run.id, "finished", utc_now())
     run = store.get_run(run.id)
-    report = build_report(run, store.results(run.id), settings)
+    report = build_report(run, store.stream(run.id), settings)
     return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
 
 

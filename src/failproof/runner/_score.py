@@ -92,7 +92,7 @@ def score_responses(
         finished = utc_now()
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
-        report = build_report(run, db.results(run.id), settings)
+        report = build_report(run, db.stream(run.id), settings)
     finally:
         close_scorers(scorer_list)
         if own_store:

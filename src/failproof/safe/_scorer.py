@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from failproof.config import JudgeSettings, SafeConfig, ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import AggregateContext, accumulators, aggregators
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
 from failproof.safe._report import build_safe_report
@@ -32,7 +32,7 @@ from failproof.safe._scoring import score_record
 from failproof.safe._semantic import MiniLmEmbedder
 from failproof.scoring import Evidence, Scorer, scorers
 
-__all__ = ["SafeV0Scorer", "safe_v0_section"]
+__all__ = ["SafeAccumulator", "SafeV0Scorer", "safe_v0_section"]
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 
@@ -115,12 +115,35 @@ class SafeV0Scorer(Scorer):
 @aggregators.register("safe_v0")
 def safe_v0_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """The SAFE v0 batch report of the run's SAFE cases (per-case scorecards stay in results)."""
-    scored = [SafeResult.from_model(r.safe_v0) for r in results if r.safe_v0]
-    if not scored:
-        return None
-    suites = sorted({r.suite for r in results if r.safe_v0})
-    report = build_safe_report(scored, recorded_safe_config(ctx), concern_id=",".join(suites))
-    return report.to_json(with_results=False)
+    accumulator = SafeAccumulator(ctx)
+    for result in results:
+        accumulator.add(result)
+    return accumulator.finish()
+
+
+class SafeAccumulator:
+    """The SAFE v0 batch report in one pass: keeps each SAFE case's scorecard (the batch report
+    is computed from them all), never the case's output."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.scored: list[SafeResult] = []
+        self.suites: set[str] = set()
+
+    def add(self, result: CaseResult) -> None:
+        if result.safe_v0:
+            self.scored.append(SafeResult.from_model(result.safe_v0))
+            self.suites.add(result.suite)
+
+    def finish(self) -> dict[str, Any] | None:
+        if not self.scored:
+            return None
+        concern = ",".join(sorted(self.suites))
+        report = build_safe_report(self.scored, recorded_safe_config(self.ctx), concern_id=concern)
+        return report.to_json(with_results=False)
+
+
+accumulators.register("safe_v0")(SafeAccumulator)
 
 
 def recorded_safe_config(ctx: AggregateContext) -> SafeConfig:

@@ -16,6 +16,7 @@ from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_no
 from failproof.errors import StoreError
 from failproof.guard import clean_data, redact
 from failproof.store._migrations import MIGRATIONS
+from failproof.store._stream import StoredResults
 
 __all__ = ["ResultRow", "RunSummary", "Store", "load_result"]
 
@@ -256,6 +257,10 @@ class Store:
             self._db.executemany(_INSERT_RESULT, ((run_id, *row, now) for row in rows))
             if entries:
                 self._db.executemany(_INSERT_CACHE, entries)
+
+    def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
+        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
+        return StoredResults(self.path, run_id, chunk=chunk)
 
     def result_rows(self, run_id: str) -> list[ResultRow]:
         """The run's results as stored (JSON not parsed), in (suite, case_id, sample) order."""

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from failproof.config import Settings
-from failproof.metrics import aggregators, context_for
+from failproof.metrics import accumulators, context_for, fold
 from failproof.report import Report, build_report, renderers
 from failproof.view._compare import compare_reports
 from failproof.view._pages import Page, compare_page, error_page, report_page, runs_page
@@ -134,7 +134,7 @@ class ViewApp:
         if run is None:
             return {}
         ctx = context_for(run, self.settings)
-        summary = aggregators.get("summary")(self.store.results(run_id), ctx) or {}
+        summary = fold(accumulators.get("summary")(ctx), self.store.results(run_id)) or {}
         with self._lock:
             self._summaries[run_id] = (total, summary)
         return summary

@@ -13,33 +13,70 @@
     '#1f6f78', '#d95f02', '#9498a0', '#b3a100', '#5a3fc0'];
   var SVG = 'http://www.w3.org/2000/svg';
 
-  var S = data.strings;
-  function str(i) { return i === null || i === undefined ? null : S[i]; }
-  function strs(list) { return (list || []).map(str); }
-  var DECODE = {
-    r: function (v) { return v; },
-    s: str,
-    ls: strs,
-    lls: function (v) { return (v || []).map(strs); },
-    kv: function (v) {
-      if (!v) return null;
-      var o = {};
-      for (var k = 0; k < v.length; k += 2) o[S[v[k]]] = v[k + 1];
-      return o;
-    }
-  };
-  var FIELDS = Object.keys(data.fields);
-  var cases = data.cases.map(function (row, i) {
-    var c = { i: i };
-    FIELDS.forEach(function (f, j) {
-      var kind = data.fields[f];
-      c[f] = kind === 'e' ? data.enums[f][row[j]] : DECODE[kind](row[j]);
+  /* A page of case rows (all of them, or one page file of a paged report) decoded into objects;
+     c.i is the case's index in the whole report. */
+  function decodePage(d) {
+    var S = d.strings;
+    function str(i) { return i === null || i === undefined ? null : S[i]; }
+    function strs(list) { return (list || []).map(str); }
+    var DECODE = {
+      r: function (v) { return v; },
+      s: str,
+      ls: strs,
+      lls: function (v) { return (v || []).map(strs); },
+      kv: function (v) {
+        if (!v) return null;
+        var o = {};
+        for (var k = 0; k < v.length; k += 2) o[S[v[k]]] = v[k + 1];
+        return o;
+      }
+    };
+    var fields = Object.keys(d.fields), base = d.offset || 0;
+    enums = d.enums;
+    return d.cases.map(function (row, i) {
+      var c = { i: base + i };
+      fields.forEach(function (f, j) {
+        var kind = d.fields[f];
+        c[f] = kind === 'e' ? d.enums[f][row[j]] : DECODE[kind](row[j]);
+      });
+      c.output = c.output || '';
+      return c;
     });
-    c.output = c.output || '';
-    return c;
-  });
-  var state = { q: '', filters: {}, sort: null, dir: 1, page: 0, size: 50 };
+  }
+  var enums = data.enums;
+  var paging = data.paging || null;  /* a paged report: its other pages are script files */
+  var cases = decodePage(data);
+  var base = data.offset || 0;
+  var state = { q: '', filters: {}, sort: null, dir: 1, page: 0, size: paging ? paging.size : 50 };
   var view = cases.slice();
+  function caseAt(i) { return cases[i - base]; }
+
+  /* ---- page files of a paged report: loaded by <script>, which works from file:// too ---- */
+  var waiting = {};
+  window.fpPage = function (n, payload) { if (waiting[n]) waiting[n](payload); };
+  function pageFile(n) { return paging.dir + '/page-' + String(n + 1).padStart(5, '0') + '.js'; }
+  function loadPage(n, then) {
+    if (n === state.page && cases.length) { then(); return; }
+    var tag = document.createElement('script');
+    waiting[n] = function (payload) {
+      delete waiting[n];
+      tag.remove();
+      cases = decodePage(payload);
+      base = payload.offset;
+      state.page = n;
+      refillSelects();
+      refresh(true);
+      then();
+    };
+    tag.onerror = function () {
+      delete waiting[n];
+      tag.remove();
+      $('showing').textContent = 'Page ' + (n + 1) + ' is missing: its file ' + pageFile(n) + ' belongs beside this report.';
+    };
+    tag.src = pageFile(n);
+    document.body.appendChild(tag);
+  }
+  function pageOf(i) { return Math.floor(i / paging.size); }
 
   /* ---- small helpers -------------------------------------------------------------------- */
   function $(id) { return document.getElementById(id); }
@@ -110,22 +147,26 @@
     var terms = state.q.toLowerCase().split(/\s+/).filter(Boolean);
     view = cases.filter(function (c) { return matches(c, terms); });
     if (state.sort) view.sort(compare);
-    if (!keepPage) state.page = 0;
+    if (!keepPage && !paging) state.page = 0;
     drawTable();
     dimScatter();
   }
   function drawTable() {
     var body = $('case-rows');
-    var pages = Math.max(1, Math.ceil(view.length / state.size));
+    var pages = paging ? paging.pages : Math.max(1, Math.ceil(view.length / state.size));
     state.page = Math.min(state.page, pages - 1);
-    var start = state.page * state.size, slice = view.slice(start, start + state.size);
+    var start = paging ? 0 : state.page * state.size, slice = view.slice(start, start + state.size);
     body.replaceChildren.apply(body, slice.map(caseRow));
     if (!slice.length) {
       var tr = el('tr'), td = el('td', 'empty', 'No case matches.');
       td.colSpan = 8; tr.appendChild(td); body.appendChild(tr);
     }
     var total = cases.length.toLocaleString('en-US');
-    $('showing').textContent = view.length
+    if (paging) {
+      var all = paging.total.toLocaleString('en-US');
+      $('showing').textContent = (base + 1).toLocaleString('en-US') + '–' + (base + cases.length).toLocaleString('en-US') +
+        ' of ' + all + (view.length < cases.length ? ' (' + view.length.toLocaleString('en-US') + ' match on this page)' : '');
+    } else $('showing').textContent = view.length
       ? (start + 1).toLocaleString('en-US') + '–' + (start + slice.length).toLocaleString('en-US') +
         ' of ' + view.length.toLocaleString('en-US') + (view.length < cases.length ? ' (filtered from ' + total + ')' : '')
       : '0 of ' + total;
@@ -155,7 +196,7 @@
     var field = select.dataset.field;
     var values = field === 'cluster'
       ? Array.from(new Set(cases.map(function (c) { return c.cluster; }).filter(function (v) { return v !== null && v !== undefined; })))
-      : data.enums[field].slice();
+      : enums[field].slice();
     var order = { severity: SEVERITIES, cls: CLASSES, verdict: VERDICTS }[field];
     values.sort(function (a, b) {
       return order ? order.indexOf(a) - order.indexOf(b) : String(a).localeCompare(String(b), 'en', { numeric: true });
@@ -180,8 +221,13 @@
       selects.forEach(function (s) { s.value = ''; state.filters[s.dataset.field] = ''; });
       refresh();
     });
-    $('prev').addEventListener('click', function () { state.page--; drawTable(); });
-    $('next').addEventListener('click', function () { state.page++; drawTable(); });
+    $('prev').addEventListener('click', function () {
+      if (paging) loadPage(state.page - 1, function () {}); else { state.page--; drawTable(); }
+    });
+    $('next').addEventListener('click', function () {
+      if (paging) loadPage(state.page + 1, function () {}); else { state.page++; drawTable(); }
+    });
+    if (paging) $('page-size').closest('label').hidden = true;
     $('page-size').addEventListener('change', function (e) { state.size = +e.target.value; refresh(); });
     document.querySelectorAll('#case-table th[data-sort]').forEach(function (th) {
       th.addEventListener('click', function () { sortBy(th); });
@@ -196,6 +242,15 @@
       if (tr && e.key === 'Enter') location.hash = 'case-' + tr.dataset.i;
     });
   }
+  function refillSelects() {
+    document.querySelectorAll('.filters select[data-field]').forEach(function (s) {
+      var keep = s.value;
+      while (s.options.length > 1) s.remove(1);
+      fillSelect(s);
+      s.value = keep;
+      if (s.value !== keep) state.filters[s.dataset.field] = '';
+    });
+  }
   function sortBy(th) {
     var key = th.dataset.sort;
     state.dir = state.sort === key ? -state.dir : (key === 'risk' || key === 'latency' ? -1 : 1);
@@ -207,7 +262,14 @@
   }
 
   /* ---- failure geometry ----------------------------------------------------------------- */
-  var points = cases.filter(function (c) { return typeof c.x === 'number' && typeof c.y === 'number'; });
+  var points = paging
+    ? (data.points || []).map(function (p) {
+      return { i: p[0], cluster: p[1], x: p[2], y: p[3], cls: p[4], category: p[5], severity: p[6],
+        verdict: p[7], id: p[8], suite: p[9], output: p[10] || '' };
+    })
+    : cases.filter(function (c) { return typeof c.x === 'number' && typeof c.y === 'number'; });
+  var pointAt = {};
+  points.forEach(function (c) { pointAt[c.i] = c; });
   function colourer(by) {
     if (by === 'cls') return { of: function (c) { return cssVar('--c-' + known(CLASSES, c.cls)) || '#8b949e'; }, key: 'cls' };
     var values = Array.from(new Set(points.map(function (c) { return String(c[by]); })));
@@ -265,7 +327,7 @@
     var box = $('scatter');
     if (!box || !points.length) return;
     var shown = new Set(view.map(function (c) { return c.i; }));
-    var all = view.length === cases.length;
+    var all = view.length === cases.length && !paging;
     box.querySelectorAll('circle').forEach(function (d) {
       d.classList.toggle('dim', !all && !shown.has(+d.dataset.i));
     });
@@ -288,11 +350,11 @@
     if (!box) return;
     box.addEventListener('mouseover', function (e) {
       var d = e.target.closest('circle');
-      if (d) showTip(e, cases[+d.dataset.i]);
+      if (d) showTip(e, pointAt[+d.dataset.i]);
     });
     box.addEventListener('mousemove', function (e) {
       var d = e.target.closest('circle');
-      if (d) showTip(e, cases[+d.dataset.i]);
+      if (d) showTip(e, pointAt[+d.dataset.i]);
     });
     box.addEventListener('mouseout', function (e) { if (e.target.closest('circle')) $('tip').hidden = true; });
     box.addEventListener('click', function (e) {
@@ -346,6 +408,12 @@
       labelled('verdict', verdictPill(c.verdict)));
     if (c.origin) chips.appendChild(el('span', 'variant', 'variant of ' + c.origin + (c.mutator ? ' · ' + c.mutator : '')));
     var pos = view.indexOf(c);
+    if (paging) {
+      $('case-pos').textContent = (c.i + 1).toLocaleString('en-US') + ' of ' + paging.total.toLocaleString('en-US');
+      $('case-prev').disabled = c.i <= 0;
+      $('case-next').disabled = c.i >= paging.total - 1;
+      return;
+    }
     $('case-pos').textContent = pos >= 0 ? (pos + 1).toLocaleString('en-US') + ' of ' + view.length.toLocaleString('en-US') : '';
     $('case-prev').disabled = pos <= 0;
     $('case-next').disabled = pos < 0 || pos >= view.length - 1;
@@ -476,7 +544,11 @@
     });
   }
   function openCase(i) {
-    var c = cases[i];
+    if (paging && (i < base || i >= base + cases.length)) {
+      if (i >= 0 && i < paging.total) loadPage(pageOf(i), function () { openCase(i); });
+      return;
+    }
+    var c = caseAt(i);
     var dlg = $('case-dialog');
     if (!c || !dlg) return;
     current = c;
@@ -489,6 +561,7 @@
     if (!dlg.open) dlg.showModal();
   }
   function step(delta) {
+    if (paging) { location.hash = 'case-' + (current.i + delta); return; }
     var pos = view.indexOf(current);
     if (pos >= 0 && view[pos + delta]) location.hash = 'case-' + view[pos + delta].i;
   }

@@ -1,0 +1,222 @@
+"""The failure geometry of a run too large to embed at once: fit on a sample, assign every case.
+
+A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases of the first
+pass, uniformly, whatever the run's size. When the run has no more cases than that, the sample
+is the whole run and the section is `failure_geometry` of it (equal to the list aggregator).
+Otherwise TF-IDF, the truncated SVD and KMeans are fitted on the sample, and a second pass over
+the results transforms every case in chunks and assigns it to its nearest centroid: cluster
+sizes, categories, failure rates, mean risks, top terms and the mutual information with the
+labels are over every case; the scatter shows the sampled cases only (bounded points).
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from failproof.config import ProbeSettings
+from failproof.core import CaseResult
+from failproof.metrics._accumulate import TopN, accumulators
+from failproof.metrics._base import AggregateContext
+from failproof.metrics._geometry import (
+    failure_geometry,
+    method_of,
+    nearest,
+    normalise,
+    points_of,
+)
+from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
+from failproof.metrics._geometry_docs import GeometryCase, geometry_case
+from failproof.metrics._geometry_k import choose_k, fit_kmeans
+from failproof.metrics._geometry_svd import truncated_svd_fit
+from failproof.metrics._geometry_tfidf import SampledTfidf
+
+__all__ = ["GeometryAccumulator"]
+
+_CHUNK = 2048
+
+
+class GeometryAccumulator:
+    """``observability`` with bounded memory: a seeded sample, then every case assigned."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.settings = ctx.settings.probe
+        self.size = self.settings.geometry_vocab_sample
+        self.rng = random.Random(self.settings.seed)
+        self.sample: list[tuple[int, GeometryCase]] = []
+        self.n = 0
+
+    def add(self, result: CaseResult) -> None:
+        case = geometry_case(result)
+        if case is None:
+            return
+        case = _slim(case, self.settings.geometry_text_chars)
+        if self.n < self.size:
+            self.sample.append((self.n, case))
+        elif (slot := self.rng.randrange(self.n + 1)) < self.size:
+            self.sample[slot] = (self.n, case)
+        self.n += 1
+
+    def finish(self) -> dict[str, Any] | None:
+        if self.n < self.settings.min_cases_for_geometry:
+            return None
+        cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
+        if self.n <= self.size or self.ctx.source is None:
+            return failure_geometry(cases, self.settings)
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+        with threadpool_limits(limits=self.settings.geometry_threads):
+            return _two_pass(cases, self.n, _evaluated(self.ctx.source), self.settings)
+
+
+def _slim(case: GeometryCase, chars: int) -> GeometryCase:
+    """``case`` keeping of its score only what its document reads (the same document)."""
+    score = case.score
+    slim = score.model_copy(
+        update={
+            "probe_input": score.probe_input[:chars],
+            "signals": [],
+            "refusal": None,
+            "harm": None,
+        }
+    )
+    return case._replace(score=slim)
+
+
+def _evaluated(results: Iterable[CaseResult]) -> Iterator[GeometryCase]:
+    for result in results:
+        case = geometry_case(result)
+        if case is not None:
+            yield case
+
+
+class _Model:
+    """TF-IDF, SVD and centroids fitted on the sample; embeds and assigns any case."""
+
+    def __init__(self, cases: Sequence[GeometryCase], settings: ProbeSettings) -> None:
+        self.chars = settings.geometry_text_chars
+        self.vectorizer = SampledTfidf(settings.geometry_max_features)
+        self.vectorizer.fit([c.document(self.chars) for c in cases])
+        tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
+        self.components = max(2, settings.geometry_components)
+        usable = min(self.components, tfidf.shape[1] - 1, tfidf.shape[0] - 1)
+        self.directions: NDArray[np.floating] | None = None
+        if usable >= 1 and tfidf.nnz:
+            self.directions = truncated_svd_fit(tfidf, usable, settings.seed)[1]
+        self.reduced = self.embed(tfidf)
+        vectors = normalise(self.reduced)
+        self.choice = choose_k(
+            vectors,
+            fixed=settings.geometry_clusters,
+            max_k=settings.geometry_max_clusters,
+            sample=settings.geometry_silhouette_sample,
+            seed=settings.seed,
+        )
+        self.centers = (
+            fit_kmeans(vectors, self.choice.k, settings.seed, self.choice.centers)[1]
+            if self.choice.k > 1
+            else np.zeros((1, vectors.shape[1]))
+        )
+        self.sample_labels = nearest(vectors, self.centers)
+
+    def embed(self, tfidf: Any) -> NDArray[np.floating]:
+        out = np.zeros((tfidf.shape[0], self.components), dtype=np.float64)
+        if self.directions is not None:
+            out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
+        return out
+
+    def assign(self, cases: Sequence[GeometryCase]) -> tuple[Any, NDArray[np.int_]]:
+        tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
+        return tfidf, nearest(normalise(self.embed(tfidf)), self.centers)
+
+
+class _Clusters:
+    """Per cluster over every case: members, categories, failures, risk, TF-IDF sums, examples."""
+
+    def __init__(self, k: int, terms: int) -> None:
+        self.sizes = np.zeros(k, dtype=np.int64)
+        self.failures = np.zeros(k, dtype=np.int64)
+        self.risk = np.zeros(k, dtype=np.float64)
+        self.tfidf = np.zeros((k, terms), dtype=np.float64)
+        self.categories: list[Counter[str]] = [Counter() for _ in range(k)]
+        self.examples = [
+            TopN(3, key=lambda c: (-c.weighted, -c.risk, c.suite, c.case_id)) for _ in range(k)
+        ]
+        self.labels: list[NDArray[np.int_]] = []
+        # each case's labels as small integers (MI and entropy depend on the grouping only)
+        self.codes: dict[str, dict[str, int]] = {"category": {}, "severity": {}, "pass_fail": {}}
+        self.targets = {name: array("H") for name in self.codes}
+
+    def add(self, cases: Sequence[GeometryCase], tfidf: Any, labels: NDArray[np.int_]) -> None:
+        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
+        k = len(self.sizes)
+        member = csr_matrix(
+            (np.ones(len(labels)), (labels, np.arange(len(labels)))), (k, len(labels))
+        )
+        self.tfidf += np.asarray((member @ tfidf).todense())
+        self.labels.append(labels)
+        for case, label in zip(cases, labels.tolist(), strict=True):
+            self.sizes[label] += 1
+            self.failures[label] += not case.passed
+            self.risk[label] += case.risk
+            self.categories[label][case.category] += 1
+            self.examples[label].add(case)
+            for name, value in (
+                ("category", case.category),
+                ("severity", case.severity),
+                ("pass_fail", case.outcome),
+            ):
+                self.targets[name].append(self.codes[name].setdefault(value, len(self.codes[name])))
+
+
+def _two_pass(
+    sample: Sequence[GeometryCase], n: int, cases: Iterator[GeometryCase], settings: ProbeSettings
+) -> dict[str, Any]:
+    model = _Model(sample, settings)
+    terms = model.vectorizer.terms
+    clusters = _Clusters(len(model.centers), len(terms))
+    while chunk := list(islice(cases, _CHUNK)):
+        tfidf, labels = model.assign(chunk)
+        clusters.add(chunk, tfidf, labels)
+    labels = np.concatenate(clusters.labels) if clusters.labels else np.zeros(0, dtype=np.int_)
+    means = clusters.tfidf / np.maximum(clusters.sizes, 1)[:, None]
+    if len(means) > 1:
+        means = means - clusters.tfidf.sum(axis=0)[None, :] / max(1, len(labels))
+    top = term_lists(means, terms)
+    rows = [
+        cluster_row(
+            cluster,
+            int(clusters.sizes[cluster]),
+            len(labels),
+            top[cluster],
+            clusters.categories[cluster],
+            int(clusters.failures[cluster]),
+            float(clusters.risk[cluster]),
+            clusters.examples[cluster].items(),
+        )
+        for cluster in range(len(means))
+        if clusters.sizes[cluster]
+    ]
+    method = method_of(len(terms), len(sample), model.choice, settings)
+    method["assigned"] = {"cases": n, "by": "nearest centroid of the sample's KMeans"}
+    return {
+        "n": n,
+        "mutual_information": mutual_information_of(
+            {name: np.asarray(values) for name, values in clusters.targets.items()}, labels
+        ),
+        "clusters": rows,
+        "points": points_of(sample, model.sample_labels, model.reduced[:, :2]),
+        "method": method,
+    }
+
+
+accumulators.register("observability")(GeometryAccumulator)

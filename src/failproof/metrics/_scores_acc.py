@@ -1,0 +1,143 @@
+"""The ``summary`` and ``suites`` sections as accumulators (equal to `suites_section` and
+`summary_section` on the same results).
+
+Per suite: counts by class, the accuracies' count and sum (integers: exact), the classes of the
+classified cases as one byte each and the latencies as an array of floats (8 bytes a case), so
+that percentiles and the penalty score are exact and computed by the same functions.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from typing import Any
+
+from failproof.core import PRIMARY_CLASSES, CaseResult
+from failproof.metrics._accumulate import accumulators
+from failproof.metrics._base import AggregateContext
+from failproof.metrics._scores import (
+    latency_summary,
+    overall_run_score,
+    penalty_score,
+    verdict_fields,
+    weighted_run_score,
+)
+
+__all__ = ["SuitesAccumulator", "SummaryAccumulator"]
+
+
+class _Codes:
+    """Strings stored as small integers (class names: a handful per run)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def __call__(self, name: str) -> int:
+        if name not in self._index:
+            self._index[name] = len(self.names)
+            self.names.append(name)
+        return self._index[name]
+
+
+class _SuiteTally:
+    __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed")
+
+    def __init__(self) -> None:
+        self.n = self.accuracies = self.passed = 0
+        self.counts: Counter[str] = Counter()
+        self.classified = array("H")
+        self.latencies = array("d")
+
+    def add(self, result: CaseResult, codes: _Codes) -> None:
+        self.n += 1
+        primary = result.primary
+        self.counts[primary] += 1
+        if result.accuracy is not None:
+            self.accuracies += 1
+            self.passed += result.accuracy
+        if result.classification is not None:
+            self.classified.append(codes(primary))
+        if result.latency_ms is not None:
+            self.latencies.append(result.latency_ms)
+
+    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> dict[str, Any]:
+        classifier = ctx.settings.classifier
+        return {
+            "n": self.n,
+            "passed": self.passed,
+            "score": self._score(),
+            "weight": ctx.suite_weights.get(name, 1.0),
+            "counts": dict(self.counts),
+            "penalty_score": penalty_score(
+                [codes.names[c] for c in self.classified], classifier.penalties
+            ),
+            "latency": latency_summary(self.latencies, classifier.latency_budget_ms),
+        }
+
+    def _score(self) -> float | None:
+        return self.passed / self.accuracies if self.accuracies else None
+
+
+class SuitesAccumulator:
+    """Per suite: n, passed, score, weight, counts by class, penalty score and latency."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.codes = _Codes()
+        self.suites: dict[str, _SuiteTally] = {}
+
+    def add(self, result: CaseResult) -> None:
+        tally = self.suites.get(result.suite)
+        if tally is None:
+            tally = self.suites[result.suite] = _SuiteTally()
+        tally.add(result, self.codes)
+
+    def rows(self) -> dict[str, dict[str, Any]]:
+        return {name: t.row(name, self.ctx, self.codes) for name, t in self.suites.items()}
+
+    def finish(self) -> dict[str, Any] | None:
+        return dict(sorted(self.rows().items()))
+
+
+class SummaryAccumulator(SuitesAccumulator):
+    """Totals, counts by class, the verdict's pass rate, errors, unanswered, run scores, latency."""
+
+    def __init__(self, ctx: AggregateContext) -> None:
+        super().__init__(ctx)
+        self.total = self.errors = self.judged = self.passed = 0
+        self.counts: Counter[str] = Counter()
+
+    def add(self, result: CaseResult) -> None:
+        super().add(result)
+        self.total += 1
+        self.counts[result.primary] += 1
+        self.errors += result.error is not None
+        self.judged += result.accuracy is not None or result.error is not None
+        self.passed += result.accuracy == 1
+
+    def finish(self) -> dict[str, Any] | None:
+        rows = self.rows()
+        scores = {n: r["score"] for n, r in rows.items() if r["score"] is not None}
+        penalties = {
+            n: r["penalty_score"] for n, r in rows.items() if r["penalty_score"] is not None
+        }
+        weights = self.ctx.suite_weights
+        latencies = array("d")
+        for tally in self.suites.values():
+            latencies.extend(tally.latencies)
+        return {
+            "total_cases": self.total,
+            **verdict_fields(self.passed, self.judged, self.errors, self.total, self.ctx.planned),
+            "counts": {cls: self.counts.get(cls, 0) for cls in PRIMARY_CLASSES}
+            | {k: v for k, v in self.counts.items() if k not in PRIMARY_CLASSES},
+            "overall_run_score": overall_run_score(list(scores.values())),
+            "weighted_run_score": weighted_run_score(scores, weights),
+            "penalty_score": overall_run_score(list(penalties.values())),
+            "weighted_penalty_score": weighted_run_score(penalties, weights),
+            "latency": latency_summary(latencies, self.ctx.settings.classifier.latency_budget_ms),
+        }
+
+
+accumulators.register("suites")(SuitesAccumulator)
+accumulators.register("summary")(SummaryAccumulator)

@@ -1,0 +1,154 @@
+"""Accumulators: each section built in one pass over a store equals the list aggregator's."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.metrics.test_geometry import fixture as geometry_fixture
+from tests.report.synthetic import make_results
+
+from failproof.config import ProbeSettings, Settings
+from failproof.core import CaseResult, Run
+from failproof.metrics import (
+    AggregateContext,
+    TopN,
+    accumulators,
+    aggregate_stream,
+    aggregators,
+    context_for,
+    fold,
+)
+from failproof.store import Store
+
+JUDGE_SCORES: list[dict[str, Any]] = [
+    {"status": "ok", "rules": {"passed": True, "refusal": "refusal", "harmful": False},
+     "judge": {"passed": True, "refusal": "refusal", "harmful": False},
+     "call": {"judge": "j", "rubric": "r", "cached": True}},
+    {"status": "ok", "rules": {"passed": True, "refusal": "compliance", "harmful": False},
+     "judge": {"passed": False, "refusal": "compliance", "harmful": True}, "reason": "leak",
+     "call": {"judge": "j", "rubric": "r", "answers": ["a", "b"]}},
+    {"status": "judge_error", "error": "timeout"},
+    {"status": "not_judged"},
+    {"scorer_error": "boom"},
+]  # fmt: skip
+
+
+def with_judge(results: list[CaseResult]) -> list[CaseResult]:
+    out = []
+    for i, result in enumerate(results):
+        score = JUDGE_SCORES[i % len(JUDGE_SCORES)] if i % 4 else None
+        scores = {**result.scores, "judge": score} if score else result.scores
+        out.append(result.model_copy(update={"scores": scores}))
+    return out
+
+
+def timeless(section: Any) -> str:
+    """The section as JSON, without the SAFE report's clock reading (``generated_at``)."""
+    if isinstance(section, dict) and section.get("report_type") == "SAFE_v0":
+        section = {**section, "generated_at": None}
+    return json.dumps(section)
+
+
+def stored(path: Path, results: list[CaseResult], config: dict[str, Any] | None = None) -> Run:
+    run = Run(id="r1", target={"name": "mock"}, suites=["s"], config=config or {"planned": 500})
+    with Store(path) as store:
+        store.create_run(run)
+        for result in results:
+            store.add_result(run.id, result)
+    return run
+
+
+@pytest.mark.parametrize(
+    "samples", [pytest.param(1, id="one-sample"), pytest.param(3, id="repeated-samples")]
+)
+def test_every_section_streamed_from_the_store_equals_the_list_aggregator(
+    tmp_path: Path, samples: int
+) -> None:
+    db = tmp_path / "results.db"
+    run = stored(db, with_judge(make_results(90, seed=3, samples=samples)))
+    with Store(db) as store:
+        results = list(store.results(run.id))
+        streamed = aggregate_stream(run, store.stream(run.id, chunk=7))
+    ctx = context_for(run)
+    ctx.source = results
+    names = [entry.name for entry in aggregators]
+    assert {"summary", "suites", "aggregate_metrics", "observability", "robustness", "judge",
+            "safe_v0", "consistency"} <= set(names)  # fmt: skip
+    for name in names:
+        expected = aggregators.get(name)(results, ctx)
+        got = streamed.sections.get(name, streamed.extensions.get(name))
+        if hasattr(got, "model_dump"):
+            got = got.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            expected = (
+                type(streamed.extensions[name])
+                .model_validate(expected)
+                .model_dump(mode="json", by_alias=True, exclude_unset=True)
+            )
+        assert timeless(got) == timeless(expected), name
+        assert name in accumulators, f"{name} has no accumulator"
+    assert ("consistency" in streamed.extensions) == (samples > 1)
+
+
+def test_each_accumulator_alone_equals_its_aggregator_on_the_same_list() -> None:
+    results = sorted(with_judge(make_results(60, seed=5, samples=2)), key=lambda r: r.key)
+    ctx = AggregateContext(Settings(), source=results)
+    for entry in aggregators:
+        folded = fold(accumulators.get(entry.name)(ctx), results)
+        assert timeless(folded) == timeless(entry.obj(results, ctx)), entry.name
+
+
+def test_no_section_without_results() -> None:
+    ctx = AggregateContext(Settings(), source=[])
+    for name in ("aggregate_metrics", "observability", "robustness", "judge", "safe_v0"):
+        assert fold(accumulators.get(name)(ctx), []) is None, name
+
+
+@pytest.mark.parametrize("limit", [0, 1, 5, 40])
+def test_top_n_keeps_the_smallest_in_arrival_order_among_ties(limit: int) -> None:
+    rng = random.Random(limit)
+    items = [(rng.randint(0, 9), i) for i in range(300)]
+    top = TopN(limit, key=lambda item: item[0])
+    for item in items:
+        top.add(item)
+    assert top.items() == sorted(items, key=lambda item: item[0])[:limit]
+
+
+def geometry_ctx(results: list[CaseResult], **probe: Any) -> AggregateContext:
+    return AggregateContext(Settings(probe=ProbeSettings(**probe)), source=results)
+
+
+def test_a_run_larger_than_the_sample_assigns_every_case_to_a_cluster() -> None:
+    results = geometry_fixture(80)  # 240 cases over three topics
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    section = fold(accumulators.get("observability")(ctx), results)
+    assert section is not None
+    assert section["n"] == len(results)
+    assert sum(c["size"] for c in section["clusters"]) == len(results)
+    assert len(section["points"]) == 100  # the scatter shows the sample only
+    assert section["method"]["tfidf"]["fitted_on_cases"] == 100
+    assert section["method"]["assigned"]["cases"] == len(results)
+    assert len(section["clusters"]) == 3
+    for cluster in section["clusters"]:
+        assert cluster["dominant_category_share"] == 1.0
+        assert cluster["size"] == 80
+    assert section["mutual_information"]["normalized"]["category"] == pytest.approx(1.0)
+
+
+def test_the_sampled_geometry_is_deterministic() -> None:
+    results = geometry_fixture(50)
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    first = fold(accumulators.get("observability")(ctx), results)
+    assert first == fold(accumulators.get("observability")(ctx), results)
+
+
+def test_a_run_within_the_sample_gets_the_full_geometry() -> None:
+    results = geometry_fixture(12)
+    ctx = geometry_ctx(results)
+    section = fold(accumulators.get("observability")(ctx), results)
+    assert section == aggregators.get("observability")(results, ctx)
+    assert section is not None
+    assert len(section["points"]) == len(results)
