@@ -195,3 +195,17 @@ def test_a_missing_pattern_file_is_named(tmp_path: Path) -> None:
 
 def test_an_empty_pattern_file_adds_nothing(tmp_path: Path) -> None:
     assert len(load_library([write(tmp_path, "empty.yaml", "")], builtin=False)) == 0
+
+
+def test_the_shipped_files_are_read_once_per_process_and_user_files_every_time(
+    tmp_path: Path,
+) -> None:
+    own = tmp_path / "own.yaml"
+    own.write_text(
+        "patterns:\n  - {id: own.one, label: One, kind: unsafe, regex: 'alpha', examples: [alpha]}\n",
+        encoding="utf-8",
+    )
+    first, second = load_library([own]), load_library([own])
+    assert first.get("own.one") is not second.get("own.one")
+    shipped = next(p.id for p in first.patterns if p.id != "own.one")
+    assert first.get(shipped) is second.get(shipped)

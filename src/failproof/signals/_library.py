@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -80,14 +81,23 @@ def load_library(
     A pattern whose id is already loaded replaces it; every regex is compiled with RE2 so that a
     construct RE2 cannot run in linear time is rejected with a `PatternError` naming id and file.
     """
-    files = [*(builtin_pattern_files() if builtin else []), *(Path(p) for p in paths or ())]
+    shipped = builtin_pattern_files() if builtin else []
+    given = [Path(p) for p in paths or ()]
+    read = [*(_read_shipped(f) for f in shipped), *(read_pattern_file(f) for f in given)]
     merged: dict[str, Pattern] = {}
     sources: dict[str, str] = {}
-    for path in files:
-        for pattern in read_pattern_file(path):
+    for path, patterns in zip([*shipped, *given], read, strict=True):
+        for pattern in patterns:
             merged[pattern.id] = pattern
             sources[pattern.id] = str(path)
-    return SignalLibrary(tuple(merged.values()), sources, tuple(str(f) for f in files))
+    return SignalLibrary(tuple(merged.values()), sources, tuple(str(f) for f in [*shipped, *given]))
+
+
+@functools.cache
+def _read_shipped(path: Path) -> tuple[Pattern, ...]:
+    """A pattern file shipped in the package, read and checked once per process (it cannot
+    change under a run; the patterns are frozen): the run's record and its matcher share it."""
+    return read_pattern_file(path)
 
 
 def read_pattern_file(path: Path) -> tuple[Pattern, ...]:
