@@ -202,7 +202,8 @@ def test_the_shipped_files_are_read_once_per_process_and_user_files_every_time(
 ) -> None:
     own = tmp_path / "own.yaml"
     own.write_text(
-        "patterns:\n  - {id: own.one, label: One, kind: unsafe, regex: 'alpha', examples: [alpha]}\n",
+        "patterns:\n"
+        "  - {id: own.one, label: One, kind: unsafe, regex: 'alpha', examples: [alpha]}\n",
         encoding="utf-8",
     )
     first, second = load_library([own]), load_library([own])
