@@ -58,11 +58,12 @@ class GeometryAccumulator:
         case = geometry_case(result)
         if case is None:
             return
-        case = _slim(case, self.settings.geometry_text_chars)
+        chars = self.settings.geometry_text_chars
+        # a case is slimmed only when it is kept: past the sample's size most are not
         if self.n < self.size:
-            self.sample.append((self.n, case))
+            self.sample.append((self.n, _slim(case, chars)))
         elif (slot := self.rng.randrange(self.n + 1)) < self.size:
-            self.sample[slot] = (self.n, case)
+            self.sample[slot] = (self.n, _slim(case, chars))
         self.n += 1
 
     def finish(self) -> dict[str, Any] | None:
