@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from failproof.core import CaseResult, SuiteRow
+from failproof.core import CaseResult
+from failproof.metrics import SuiteRow
 from failproof.report import Kind, Report, Value, case_verdict, format_value, headline, value_of
 
 __all__ = ["Comparison", "Delta", "Flip", "compare_reports"]
