@@ -70,12 +70,14 @@ def measure(root: Path) -> Measures:
 
 def report(measures: Measures) -> str:
     total, untyped = sum(measures.functions.values()), sum(measures.untyped.values())
-    lines = [f"functions returning dict/Mapping[str, Any]: {untyped} of {total} ({measures.share:.1%})"]
+    lines = [f"functions returning dict/Mapping[str, Any]: {untyped} of {total} "]
+    lines[0] += f"({measures.share:.1%})"
     for package, n in sorted(measures.functions.items()):
-        if measures.untyped[package]:
-            lines.append(f"  {package:<12} {measures.untyped[package]:>4} of {n:<4} "
-                         f"({measures.untyped[package] / n:.1%})")
-    lines.append(f"exported names (sum of __all__ in __init__.py): {sum(measures.exported.values())}")
+        bad = measures.untyped[package]
+        if bad:
+            lines.append(f"  {package:<12} {bad:>4} of {n:<4} ({bad / n:.1%})")
+    names = sum(measures.exported.values())
+    lines.append(f"exported names (sum of __all__ in __init__.py): {names}")
     for package, n in sorted(measures.exported.items()):
         lines.append(f"  {package:<12} {n:>4}")
     return "\n".join(lines)
