@@ -5,6 +5,16 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from failproof.report._compare import (
+        CaseChange,
+        Comparison,
+        RunSide,
+        Shift,
+        SuiteShift,
+        compare_reports,
+        mcnemar_p,
+    )
+    from failproof.report._compare_md import compare_markdown
     from failproof.report._console import ConsoleRenderer
     from failproof.report._format import Kind, Value, format_value, value_of
     from failproof.report._html import HtmlRenderer
@@ -29,7 +39,9 @@ if TYPE_CHECKING:
 __all__ = [
     "PAGE_SIZE",
     "SCHEMA_VERSION",
+    "CaseChange",
     "CaseDigest",
+    "Comparison",
     "ConsoleRenderer",
     "ExitCode",
     "HtmlRenderer",
@@ -39,16 +51,22 @@ __all__ = [
     "MarkdownRenderer",
     "Renderer",
     "Report",
+    "RunSide",
+    "Shift",
+    "SuiteShift",
     "Value",
     "asset",
     "build_report",
     "build_report_streaming",
     "case_verdict",
+    "compare_markdown",
+    "compare_reports",
     "content_security_policy",
     "exit_code",
     "format_value",
     "headline",
     "load_report",
+    "mcnemar_p",
     "md_code",
     "md_text",
     "parse_formats",
@@ -63,6 +81,16 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "._compare": (
+            "CaseChange",
+            "Comparison",
+            "RunSide",
+            "Shift",
+            "SuiteShift",
+            "compare_reports",
+            "mcnemar_p",
+        ),
+        "._compare_md": ("compare_markdown",),
         "._console": ("ConsoleRenderer",),
         "._format": ("Kind", "Value", "format_value", "value_of"),
         "._html": ("HtmlRenderer",),
