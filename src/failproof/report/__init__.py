@@ -34,6 +34,13 @@ if TYPE_CHECKING:
     from failproof.report._present import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
     from failproof.report._schema import report_json_schema
+    from failproof.report._side_by_side import (
+        SideBySide,
+        SuiteScores,
+        TargetColumn,
+        side_by_side,
+        side_by_side_markdown,
+    )
     from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
@@ -53,7 +60,10 @@ __all__ = [
     "Report",
     "RunSide",
     "Shift",
+    "SideBySide",
+    "SuiteScores",
     "SuiteShift",
+    "TargetColumn",
     "Value",
     "asset",
     "build_report",
@@ -74,6 +84,8 @@ __all__ = [
     "render_page",
     "renderers",
     "report_json_schema",
+    "side_by_side",
+    "side_by_side_markdown",
     "value_of",
     "write_reports",
 ]
@@ -110,6 +122,13 @@ __getattr__, __dir__ = lazy_exports(
         "._present": ("headline",),
         "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
         "._schema": ("report_json_schema",),
+        "._side_by_side": (
+            "SideBySide",
+            "SuiteScores",
+            "TargetColumn",
+            "side_by_side",
+            "side_by_side_markdown",
+        ),
         "._verdict": ("ExitCode", "case_verdict", "exit_code"),
     },
 )
