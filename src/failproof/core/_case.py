@@ -95,6 +95,12 @@ class Expect(_Strict):
         description="No RE2 regular expression may match anywhere in the output.",
     )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+    max_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Longest acceptable time to the whole answer, in seconds (its latency).",
+    )
     forbidden_calls: list[ForbiddenCall] = Field(
         default_factory=list,
         description="Tool calls the model must not make (any call of a tool, or one with "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from failproof.coverage import Coverage, CoverageCategory, CoverageFramework
 from failproof.report._format import format_value
 from failproof.report._present import CaseIndex
@@ -23,7 +25,12 @@ def coverage_of(data: object) -> Coverage | None:
     """The section as its model (a report read back from JSON holds it as a mapping)."""
     if isinstance(data, Coverage):
         return data
-    return Coverage.model_validate(data) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Coverage.model_validate(data)
+    except ValidationError:
+        return None
 
 
 def _row(category: CoverageCategory, index: CaseIndex) -> list[Cell]:
