@@ -3,14 +3,17 @@
 A package says which module holds each public name; `lazy_exports` gives it the module-level
 ``__getattr__`` and ``__dir__`` that import a name's module the first time the name is read and
 keep the value in the package, so later reads are plain attribute reads. The package imports the
-same names under ``TYPE_CHECKING``, so type checkers and IDEs see them with their types::
+same names under ``TYPE_CHECKING``, so type checkers and IDEs see them with their types, and hides
+the ``__getattr__`` from them: a misspelled import (``from failproof.store import Stor``) is then
+an error for mypy, not a name typed ``object``::
 
     if TYPE_CHECKING:
         from failproof.store._store import Store
 
     __all__ = ["Store"]
 
-    __getattr__, __dir__ = lazy_exports(__name__, {"._store": ("Store",)})
+    if not TYPE_CHECKING:
+        __getattr__, __dir__ = lazy_exports(__name__, {"._store": ("Store",)})
 """
 
 from __future__ import annotations

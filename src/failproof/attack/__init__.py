@@ -14,28 +14,22 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.attack._best_of_n import BestOfNStrategy, perturb
     from failproof.attack._context import (
-        BROKEN_CLASSES,
         AttackContext,
         AttackDiverged,
-        BudgetSpent,
         Journal,
-        request_hash,
     )
-    from failproof.attack._crescendo import CrescendoStrategy, pressure_expect
+    from failproof.attack._crescendo import CrescendoStrategy
     from failproof.attack._html import attack_html
     from failproof.attack._iterative import IterativeStrategy
     from failproof.attack._markdown import attack_markdown
-    from failproof.attack._prompts import AttackerPrompt, attacker_prompt, extract_prompt
+    from failproof.attack._prompts import attacker_prompt, extract_prompt
     from failproof.attack._report import (
-        ATTACK_SCHEMA_VERSION,
         AttackReport,
-        CaseAttack,
         build_attack_report,
     )
     from failproof.attack._request import AttackRequest, Prices
     from failproof.attack._run import (
         AttackInterrupted,
-        CaseDone,
         replay_attack,
         resume_attack,
         start_attack,
@@ -44,18 +38,12 @@ if TYPE_CHECKING:
     from failproof.attack._tree import TreeStrategy
 
 __all__ = [
-    "ATTACK_SCHEMA_VERSION",
-    "BROKEN_CLASSES",
     "AttackContext",
     "AttackDiverged",
     "AttackInterrupted",
     "AttackReport",
     "AttackRequest",
-    "AttackerPrompt",
     "BestOfNStrategy",
-    "BudgetSpent",
-    "CaseAttack",
-    "CaseDone",
     "CrescendoStrategy",
     "IterativeStrategy",
     "Journal",
@@ -70,41 +58,39 @@ __all__ = [
     "extract_prompt",
     "on_topic",
     "perturb",
-    "pressure_expect",
     "replay_attack",
-    "request_hash",
     "resume_attack",
     "start_attack",
     "strategies",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._best_of_n": ("BestOfNStrategy", "perturb"),
-        "._context": (
-            "BROKEN_CLASSES",
-            "AttackContext",
-            "AttackDiverged",
-            "BudgetSpent",
-            "Journal",
-            "request_hash",
-        ),
-        "._crescendo": ("CrescendoStrategy", "pressure_expect"),
-        "._html": ("attack_html",),
-        "._iterative": ("IterativeStrategy",),
-        "._markdown": ("attack_markdown",),
-        "._prompts": ("AttackerPrompt", "attacker_prompt", "extract_prompt"),
-        "._report": ("ATTACK_SCHEMA_VERSION", "AttackReport", "CaseAttack", "build_attack_report"),
-        "._request": ("AttackRequest", "Prices"),
-        "._run": (
-            "AttackInterrupted",
-            "CaseDone",
-            "replay_attack",
-            "resume_attack",
-            "start_attack",
-        ),
-        "._strategy": ("Strategy", "StrategyOptions", "on_topic", "strategies"),
-        "._tree": ("TreeStrategy",),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._best_of_n": ("BestOfNStrategy", "perturb"),
+            "._context": (
+                "AttackContext",
+                "AttackDiverged",
+                "Journal",
+            ),
+            "._crescendo": ("CrescendoStrategy",),
+            "._html": ("attack_html",),
+            "._iterative": ("IterativeStrategy",),
+            "._markdown": ("attack_markdown",),
+            "._prompts": ("attacker_prompt", "extract_prompt"),
+            "._report": (
+                "AttackReport",
+                "build_attack_report",
+            ),
+            "._request": ("AttackRequest", "Prices"),
+            "._run": (
+                "AttackInterrupted",
+                "replay_attack",
+                "resume_attack",
+                "start_attack",
+            ),
+            "._strategy": ("Strategy", "StrategyOptions", "on_topic", "strategies"),
+            "._tree": ("TreeStrategy",),
+        },
+    )

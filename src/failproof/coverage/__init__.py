@@ -11,10 +11,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Coverage", "CoverageCategory", "CoverageFramework", "Tally", "suite_coverage"]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._model": ("Coverage", "CoverageCategory", "CoverageFramework"),
-        "._tally": ("Tally", "suite_coverage"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._model": ("Coverage", "CoverageCategory", "CoverageFramework"),
+            "._tally": ("Tally", "suite_coverage"),
+        },
+    )

@@ -11,26 +11,25 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.generate._base import Mutation, Mutator, mutators
-    from failproof.generate._dump import dump_suite, suite_document, write_suite
-    from failproof.generate._generate import Generated, generate_variants, variant_rng
+    from failproof.generate._dump import dump_suite, write_suite
+    from failproof.generate._generate import generate_variants, variant_rng
 
 __all__ = [
-    "Generated",
     "Mutation",
     "Mutator",
     "dump_suite",
     "generate_variants",
     "mutators",
-    "suite_document",
     "variant_rng",
     "write_suite",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._base": ("Mutation", "Mutator", "mutators"),
-        "._dump": ("dump_suite", "suite_document", "write_suite"),
-        "._generate": ("Generated", "generate_variants", "variant_rng"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._base": ("Mutation", "Mutator", "mutators"),
+            "._dump": ("dump_suite", "write_suite"),
+            "._generate": ("generate_variants", "variant_rng"),
+        },
+    )

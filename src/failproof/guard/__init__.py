@@ -26,8 +26,6 @@ if TYPE_CHECKING:
         regex_problems,
     )
     from failproof.guard._secrets import (
-        REDACTED,
-        RedactingStream,
         add_secret,
         forget_secrets,
         redact,
@@ -37,9 +35,7 @@ if TYPE_CHECKING:
     from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
 
 __all__ = [
-    "REDACTED",
     "DuplicateKeyError",
-    "RedactingStream",
     "add_secret",
     "atomic_write_text",
     "atomic_writer",
@@ -59,21 +55,20 @@ __all__ = [
     "unique_object",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._files": ("atomic_write_text", "atomic_writer"),
-        "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
-        "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
-        "._secrets": (
-            "REDACTED",
-            "RedactingStream",
-            "add_secret",
-            "forget_secrets",
-            "redact",
-            "redact_data",
-            "redacting_std_streams",
-        ),
-        "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._files": ("atomic_write_text", "atomic_writer"),
+            "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
+            "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
+            "._secrets": (
+                "add_secret",
+                "forget_secrets",
+                "redact",
+                "redact_data",
+                "redacting_std_streams",
+            ),
+            "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
+        },
+    )

@@ -25,12 +25,13 @@ __all__ = [
     "parse_expect",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._common": ("ImportResult", "ImportSummary"),
-        "._csv": ("CsvColumns", "import_csv", "parse_expect"),
-        "._garak": ("import_garak",),
-        "._promptfoo": ("import_promptfoo",),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._common": ("ImportResult", "ImportSummary"),
+            "._csv": ("CsvColumns", "import_csv", "parse_expect"),
+            "._garak": ("import_garak",),
+            "._promptfoo": ("import_promptfoo",),
+        },
+    )

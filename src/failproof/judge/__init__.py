@@ -46,17 +46,18 @@ __all__ = [
     "parse_verdict",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._ah": ("JudgeAhMatcher", "ah_inputs"),
-        "._calibrate": ("JudgeCalibration", "calibrate_judge", "judge_label"),
-        "._client": ("Judge", "JudgeAnswer", "JudgeAttempt", "judge_cache_key"),
-        "._rubric": ("Rubric", "load_rubric"),
-        "._scorer": ("JudgeScorer", "opinion_passes"),
-        "._section": ("judge_section",),
-        "._target": ("judge_target",),
-        "._thread": ("JudgeThread", "open_judge"),
-        "._verdicts": ("AhVerdict", "ResponseVerdict", "parse_verdict"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._ah": ("JudgeAhMatcher", "ah_inputs"),
+            "._calibrate": ("JudgeCalibration", "calibrate_judge", "judge_label"),
+            "._client": ("Judge", "JudgeAnswer", "JudgeAttempt", "judge_cache_key"),
+            "._rubric": ("Rubric", "load_rubric"),
+            "._scorer": ("JudgeScorer", "opinion_passes"),
+            "._section": ("judge_section",),
+            "._target": ("judge_target",),
+            "._thread": ("JudgeThread", "open_judge"),
+            "._verdicts": ("AhVerdict", "ResponseVerdict", "parse_verdict"),
+        },
+    )

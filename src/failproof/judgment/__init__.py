@@ -95,35 +95,36 @@ __all__ = [
     "xstest_set",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._calibrate": (
-            "CalibrationReport",
-            "DetectorScores",
-            "calibrate",
-            "format_table",
-            "judge_set",
-            "peer_labels",
-        ),
-        "._devsets": ("pyrit_set", "xstest_set"),
-        "._features": (
-            "PARTIAL_FEATURES",
-            "REFUSAL_FEATURES",
-            "RefusalEvidence",
-            "gather_evidence",
-        ),
-        "._harm": ("judge_harm", "judge_response"),
-        "._harm_features": ("HARM_FEATURES",),
-        "._harm_model": ("HarmModel", "default_harm_model", "load_harm_model"),
-        "._harm_types": ("HARM_CATEGORIES", "HarmLabel", "HarmVerdict"),
-        "._judge": ("judge_refusal",),
-        "._labelled": ("LabelledResponse", "LabelledSet", "LabelSpec", "read_labelled_csv"),
-        "._metrics": ("AgreementScores", "score_predictions"),
-        "._model": ("LinearModel", "RefusalModel", "default_model", "load_model"),
-        "._peers": ("PeerDetector", "load_peers"),
-        "._required": ("RequiredOutcome", "refusal_holds", "required_refusal"),
-        "._semantic": ("Embedder", "SemanticHelp"),
-        "._types": ("RefusalLabel", "RefusalVerdict"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._calibrate": (
+                "CalibrationReport",
+                "DetectorScores",
+                "calibrate",
+                "format_table",
+                "judge_set",
+                "peer_labels",
+            ),
+            "._devsets": ("pyrit_set", "xstest_set"),
+            "._features": (
+                "PARTIAL_FEATURES",
+                "REFUSAL_FEATURES",
+                "RefusalEvidence",
+                "gather_evidence",
+            ),
+            "._harm": ("judge_harm", "judge_response"),
+            "._harm_features": ("HARM_FEATURES",),
+            "._harm_model": ("HarmModel", "default_harm_model", "load_harm_model"),
+            "._harm_types": ("HARM_CATEGORIES", "HarmLabel", "HarmVerdict"),
+            "._judge": ("judge_refusal",),
+            "._labelled": ("LabelledResponse", "LabelledSet", "LabelSpec", "read_labelled_csv"),
+            "._metrics": ("AgreementScores", "score_predictions"),
+            "._model": ("LinearModel", "RefusalModel", "default_model", "load_model"),
+            "._peers": ("PeerDetector", "load_peers"),
+            "._required": ("RequiredOutcome", "refusal_holds", "required_refusal"),
+            "._semantic": ("Embedder", "SemanticHelp"),
+            "._types": ("RefusalLabel", "RefusalVerdict"),
+        },
+    )

@@ -61,28 +61,29 @@ __all__ = [
     "scan_servers",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._calls": ("CallOutcome", "call_tool"),
-        "._compare": ("ScanComparison", "compare_scans"),
-        "._connect": ("Connection", "McpServerError", "connect", "require_sdk"),
-        "._listing": ("list_surface",),
-        "._model": (
-            "Change",
-            "Finding",
-            "McpScan",
-            "PromptDef",
-            "ResourceDef",
-            "ServerScan",
-            "ServerSpec",
-            "ServerSurface",
-            "ToolDef",
-            "ToolProbe",
-        ),
-        "._render": ("RENDERERS",),
-        "._rules": ("Rule", "rulebook"),
-        "._scan": ("ScanOptions", "scan_servers"),
-        "._servers": ("expand_headers", "parse_server"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._calls": ("CallOutcome", "call_tool"),
+            "._compare": ("ScanComparison", "compare_scans"),
+            "._connect": ("Connection", "McpServerError", "connect", "require_sdk"),
+            "._listing": ("list_surface",),
+            "._model": (
+                "Change",
+                "Finding",
+                "McpScan",
+                "PromptDef",
+                "ResourceDef",
+                "ServerScan",
+                "ServerSpec",
+                "ServerSurface",
+                "ToolDef",
+                "ToolProbe",
+            ),
+            "._render": ("RENDERERS",),
+            "._rules": ("Rule", "rulebook"),
+            "._scan": ("ScanOptions", "scan_servers"),
+            "._servers": ("expand_headers", "parse_server"),
+        },
+    )

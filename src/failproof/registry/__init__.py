@@ -15,15 +15,16 @@ if TYPE_CHECKING:
 
 __all__ = ["ENTRY_POINT_GROUP", "PluginWarning", "Registered", "Registry", "load_plugins"]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._registry": (
-            "ENTRY_POINT_GROUP",
-            "PluginWarning",
-            "Registered",
-            "Registry",
-            "load_plugins",
-        ),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._registry": (
+                "ENTRY_POINT_GROUP",
+                "PluginWarning",
+                "Registered",
+                "Registry",
+                "load_plugins",
+            ),
+        },
+    )

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     )
     from failproof.report._compare_md import compare_markdown
     from failproof.report._console import ConsoleRenderer
-    from failproof.report._format import Kind, Value, format_value, value_of
     from failproof.report._html import HtmlRenderer
     from failproof.report._html_pages import PAGE_SIZE
     from failproof.report._json import JsonRenderer
@@ -25,13 +24,11 @@ if TYPE_CHECKING:
     from failproof.report._markdown import MarkdownRenderer, md_code, md_text
     from failproof.report._model import (
         SCHEMA_VERSION,
-        CaseDigest,
         Report,
         build_report,
         build_report_streaming,
     )
     from failproof.report._page import asset, content_security_policy, render_page
-    from failproof.report._present import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
     from failproof.report._schema import report_json_schema
     from failproof.report._side_by_side import (
@@ -47,14 +44,12 @@ __all__ = [
     "PAGE_SIZE",
     "SCHEMA_VERSION",
     "CaseChange",
-    "CaseDigest",
     "Comparison",
     "ConsoleRenderer",
     "ExitCode",
     "HtmlRenderer",
     "JUnitRenderer",
     "JsonRenderer",
-    "Kind",
     "MarkdownRenderer",
     "Renderer",
     "Report",
@@ -64,7 +59,6 @@ __all__ = [
     "SuiteScores",
     "SuiteShift",
     "TargetColumn",
-    "Value",
     "asset",
     "build_report",
     "build_report_streaming",
@@ -73,8 +67,6 @@ __all__ = [
     "compare_reports",
     "content_security_policy",
     "exit_code",
-    "format_value",
-    "headline",
     "load_report",
     "mcnemar_p",
     "md_code",
@@ -86,49 +78,46 @@ __all__ = [
     "report_json_schema",
     "side_by_side",
     "side_by_side_markdown",
-    "value_of",
     "write_reports",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._compare": (
-            "CaseChange",
-            "Comparison",
-            "RunSide",
-            "Shift",
-            "SuiteShift",
-            "compare_reports",
-            "mcnemar_p",
-        ),
-        "._compare_md": ("compare_markdown",),
-        "._console": ("ConsoleRenderer",),
-        "._format": ("Kind", "Value", "format_value", "value_of"),
-        "._html": ("HtmlRenderer",),
-        "._html_pages": ("PAGE_SIZE",),
-        "._json": ("JsonRenderer",),
-        "._junit": ("JUnitRenderer",),
-        "._load": ("load_report", "read_report"),
-        "._markdown": ("MarkdownRenderer", "md_code", "md_text"),
-        "._model": (
-            "SCHEMA_VERSION",
-            "CaseDigest",
-            "Report",
-            "build_report",
-            "build_report_streaming",
-        ),
-        "._page": ("asset", "content_security_policy", "render_page"),
-        "._present": ("headline",),
-        "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
-        "._schema": ("report_json_schema",),
-        "._side_by_side": (
-            "SideBySide",
-            "SuiteScores",
-            "TargetColumn",
-            "side_by_side",
-            "side_by_side_markdown",
-        ),
-        "._verdict": ("ExitCode", "case_verdict", "exit_code"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._compare": (
+                "CaseChange",
+                "Comparison",
+                "RunSide",
+                "Shift",
+                "SuiteShift",
+                "compare_reports",
+                "mcnemar_p",
+            ),
+            "._compare_md": ("compare_markdown",),
+            "._console": ("ConsoleRenderer",),
+            "._html": ("HtmlRenderer",),
+            "._html_pages": ("PAGE_SIZE",),
+            "._json": ("JsonRenderer",),
+            "._junit": ("JUnitRenderer",),
+            "._load": ("load_report", "read_report"),
+            "._markdown": ("MarkdownRenderer", "md_code", "md_text"),
+            "._model": (
+                "SCHEMA_VERSION",
+                "Report",
+                "build_report",
+                "build_report_streaming",
+            ),
+            "._page": ("asset", "content_security_policy", "render_page"),
+            "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
+            "._schema": ("report_json_schema",),
+            "._side_by_side": (
+                "SideBySide",
+                "SuiteScores",
+                "TargetColumn",
+                "side_by_side",
+                "side_by_side_markdown",
+            ),
+            "._verdict": ("ExitCode", "case_verdict", "exit_code"),
+        },
+    )

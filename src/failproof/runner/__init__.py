@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from failproof.runner._plan import RunRequest, WorkItem, suite_source
     from failproof.runner._pool import PoolScoring
     from failproof.runner._progress import ProgressMode
-    from failproof.runner._record import SafeSource, resolve_scoring
-    from failproof.runner._rescore import RESCORED_FROM, rescore_run
+    from failproof.runner._record import resolve_scoring
+    from failproof.runner._rescore import rescore_run
     from failproof.runner._retry import RetryPolicy
     from failproof.runner._run import (
         RunInterrupted,
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from failproof.runner._sharded import Executed, ShardOutcome, WorkExecutor, WorkPlan, run_shard
 
 __all__ = [
-    "RESCORED_FROM",
     "AdaptiveGate",
     "CallStats",
     "Caller",
@@ -50,7 +49,6 @@ __all__ = [
     "RunInterrupted",
     "RunOutcome",
     "RunRequest",
-    "SafeSource",
     "ScoreOutcome",
     "Scoring",
     "ShardOutcome",
@@ -71,24 +69,25 @@ __all__ = [
     "suite_source",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._agent": ("play_agent",),
-        "._calls": ("Caller", "CallStats"),
-        "._engine": ("Engine", "EngineStats", "ResultSink", "RunAborted"),
-        "._ids": ("new_run_id",),
-        "._limits": ("AdaptiveGate", "RateLimiter"),
-        "._plan": ("RunRequest", "WorkItem", "suite_source"),
-        "._pool": ("PoolScoring",),
-        "._progress": ("ProgressMode",),
-        "._record": ("SafeSource", "resolve_scoring"),
-        "._rescore": ("RESCORED_FROM", "rescore_run"),
-        "._retry": ("RetryPolicy",),
-        "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
-        "._score": ("ScoreOutcome", "score_responses"),
-        "._scoring": ("InlineScoring", "Scoring", "auto_score_workers"),
-        "._setup": ("make_engine",),
-        "._sharded": ("Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._agent": ("play_agent",),
+            "._calls": ("Caller", "CallStats"),
+            "._engine": ("Engine", "EngineStats", "ResultSink", "RunAborted"),
+            "._ids": ("new_run_id",),
+            "._limits": ("AdaptiveGate", "RateLimiter"),
+            "._plan": ("RunRequest", "WorkItem", "suite_source"),
+            "._pool": ("PoolScoring",),
+            "._progress": ("ProgressMode",),
+            "._record": ("resolve_scoring",),
+            "._rescore": ("rescore_run",),
+            "._retry": ("RetryPolicy",),
+            "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
+            "._score": ("ScoreOutcome", "score_responses"),
+            "._scoring": ("InlineScoring", "Scoring", "auto_score_workers"),
+            "._setup": ("make_engine",),
+            "._sharded": ("Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"),
+        },
+    )

@@ -9,7 +9,6 @@ from failproof.runner import WorkExecutor
 from failproof.scale._cluster import check_reachable, connected, import_ray
 from failproof.scale._ray import RayExecutor
 from failproof.scale._shards import (
-    MAX_SHARD,
     SHARDS_PER_WORKER,
     merge_shard,
     shard_plans,
@@ -19,7 +18,6 @@ from failproof.scale._shards import (
 from failproof.scale._spec import ExecutorSpec, parse_executor
 
 __all__ = [
-    "MAX_SHARD",
     "SHARDS_PER_WORKER",
     "ExecutorSpec",
     "RayExecutor",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import socket
@@ -31,10 +32,9 @@ def import_ray(spec: ExecutorSpec | None = None) -> ModuleType:
     if spec is not None and spec.address is None and "ray" not in sys.modules:
         os.environ.setdefault(_SINGLE_MACHINE, "0")
     try:
-        import ray
+        return importlib.import_module("ray")  # typed the same with the extra or without it
     except ImportError:
         raise MissingExtraError("ray", "ray", "--executor ray") from None
-    return ray
 
 
 @contextmanager

@@ -24,12 +24,13 @@ __all__ = [
     "scorers",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._base": ("RESULT_FIELDS", "Evidence", "Scorer", "scorers"),
-        "._pipeline": ("ScorerWarning", "build_scorers", "score_case"),
-        "._refusal": ("asked", "harm_verdict", "refusal_verdict"),
-        "._versions": ("installed_versions",),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._base": ("RESULT_FIELDS", "Evidence", "Scorer", "scorers"),
+            "._pipeline": ("ScorerWarning", "build_scorers", "score_case"),
+            "._refusal": ("asked", "harm_verdict", "refusal_verdict"),
+            "._versions": ("installed_versions",),
+        },
+    )

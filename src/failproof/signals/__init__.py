@@ -12,19 +12,17 @@ if TYPE_CHECKING:
         load_library,
         read_pattern_file,
     )
-    from failproof.signals._matcher import DEFAULT_OPENING_CHARS, SignalMatcher
+    from failproof.signals._matcher import SignalMatcher
     from failproof.signals._schema import Pattern, PatternFile
-    from failproof.signals._types import SignalHit, SignalKind, SignalPosition, SignalScan
+    from failproof.signals._types import SignalHit, SignalKind, SignalScan
 
 __all__ = [
-    "DEFAULT_OPENING_CHARS",
     "Pattern",
     "PatternFile",
     "SignalHit",
     "SignalKind",
     "SignalLibrary",
     "SignalMatcher",
-    "SignalPosition",
     "SignalScan",
     "builtin_pattern_files",
     "default_matcher",
@@ -34,18 +32,19 @@ __all__ = [
     "scan_response",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._cache": ("default_matcher", "matcher_for", "scan_response"),
-        "._library": (
-            "SignalLibrary",
-            "builtin_pattern_files",
-            "load_library",
-            "read_pattern_file",
-        ),
-        "._matcher": ("DEFAULT_OPENING_CHARS", "SignalMatcher"),
-        "._schema": ("Pattern", "PatternFile"),
-        "._types": ("SignalHit", "SignalKind", "SignalPosition", "SignalScan"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._cache": ("default_matcher", "matcher_for", "scan_response"),
+            "._library": (
+                "SignalLibrary",
+                "builtin_pattern_files",
+                "load_library",
+                "read_pattern_file",
+            ),
+            "._matcher": ("SignalMatcher",),
+            "._schema": ("Pattern", "PatternFile"),
+            "._types": ("SignalHit", "SignalKind", "SignalScan"),
+        },
+    )

@@ -10,10 +10,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Agreement", "Interval", "agreement", "bootstrap_mean", "interval", "wilson"]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._agreement": ("Agreement", "agreement"),
-        "._intervals": ("Interval", "bootstrap_mean", "interval", "wilson"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._agreement": ("Agreement", "agreement"),
+            "._intervals": ("Interval", "bootstrap_mean", "interval", "wilson"),
+        },
+    )

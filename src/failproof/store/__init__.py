@@ -20,12 +20,13 @@ __all__ = [
     "load_result",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._mcp": ("McpScanRow",),
-        "._migrations": ("MIGRATIONS",),
-        "._store": ("ResultRow", "RunSummary", "Store", "load_result"),
-        "._stream": ("StoredResults",),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._mcp": ("McpScanRow",),
+            "._migrations": ("MIGRATIONS",),
+            "._store": ("ResultRow", "RunSummary", "Store", "load_result"),
+            "._stream": ("StoredResults",),
+        },
+    )

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.suites._loader import SUITE_SUFFIXES, load_suite, parse_suite
+    from failproof.suites._loader import load_suite, parse_suite
     from failproof.suites._resolve import (
         builtin_suite_names,
         builtin_suites_dir,
@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from failproof.suites._select import Selection, parse_list, select_cases
 
 __all__ = [
-    "SUITE_SUFFIXES",
     "Selection",
     "builtin_suite_names",
     "builtin_suites_dir",
@@ -29,12 +28,18 @@ __all__ = [
     "suite_json_schema",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._loader": ("SUITE_SUFFIXES", "load_suite", "parse_suite"),
-        "._resolve": ("builtin_suite_names", "builtin_suites_dir", "load_suites", "resolve_suite"),
-        "._schema": ("suite_json_schema",),
-        "._select": ("Selection", "parse_list", "select_cases"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._loader": ("load_suite", "parse_suite"),
+            "._resolve": (
+                "builtin_suite_names",
+                "builtin_suites_dir",
+                "load_suites",
+                "resolve_suite",
+            ),
+            "._schema": ("suite_json_schema",),
+            "._select": ("Selection", "parse_list", "select_cases"),
+        },
+    )

@@ -59,25 +59,26 @@ __all__ = [
     "targets",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._base": (
-            "MAX_RETRY_AFTER_S",
-            "CallError",
-            "Target",
-            "TargetFactory",
-            "create_target",
-            "parse_target_spec",
-            "targets",
-        ),
-        "._exec": ("ExecTarget",),
-        "._http": ("HttpTarget",),
-        "._local": ("WEIGHTS_INSTALL", "LocalTarget", "default_model_path", "default_threads"),
-        "._mock": ("MockTarget",),
-        "._openai": ("OPENAI_URL", "OpenAIConnection", "OpenAITarget"),
-        "._openai_sdk": ("OpenAISDKTarget",),
-        "._python": ("PythonTarget",),
-        "._replay": ("RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._base": (
+                "MAX_RETRY_AFTER_S",
+                "CallError",
+                "Target",
+                "TargetFactory",
+                "create_target",
+                "parse_target_spec",
+                "targets",
+            ),
+            "._exec": ("ExecTarget",),
+            "._http": ("HttpTarget",),
+            "._local": ("WEIGHTS_INSTALL", "LocalTarget", "default_model_path", "default_threads"),
+            "._mock": ("MockTarget",),
+            "._openai": ("OPENAI_URL", "OpenAIConnection", "OpenAITarget"),
+            "._openai_sdk": ("OpenAISDKTarget",),
+            "._python": ("PythonTarget",),
+            "._replay": ("RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"),
+        },
+    )

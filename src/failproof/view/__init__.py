@@ -22,11 +22,12 @@ __all__ = [
     "make_server",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._app": ("Reply", "ViewApp"),
-        "._reader": ("ReadOnlyStore",),
-        "._server": ("ViewServer", "check_host", "make_server"),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._app": ("Reply", "ViewApp"),
+            "._reader": ("ReadOnlyStore",),
+            "._server": ("ViewServer", "check_host", "make_server"),
+        },
+    )

@@ -1,0 +1,115 @@
+"""The packages' faces: small, guarded by a budget, and honest to the type checker."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "failproof"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from measure_types import exported, measure  # noqa: E402
+
+#: The most names each package's ``__all__`` may hold. Lower a number when a face shrinks; raise
+#: one only for a name users need (a plugin's base class, a public entry point), never for a
+#: helper another package reaches for (import it from its module instead).
+BUDGET = {
+    ".": 26,
+    "attack": 24,
+    "cli": 3,
+    "config": 28,
+    "core": 41,
+    "coverage": 5,
+    "generate": 7,
+    "guard": 18,
+    "importers": 7,
+    "judge": 20,
+    "judgment": 41,
+    "mcp": 26,
+    "metrics": 27,
+    "registry": 5,
+    "report": 38,
+    "runner": 34,
+    "safe": 43,
+    "scale": 12,
+    "scoring": 11,
+    "signals": 13,
+    "stats": 6,
+    "store": 7,
+    "suites": 10,
+    "targets": 23,
+    "view": 6,
+}
+#: A package not in `BUDGET` starts with a small face.
+NEW_PACKAGE_BUDGET = 8
+
+#: The share of functions whose return type is a string-keyed mapping of anything may only fall.
+UNTYPED_RETURNS_CEILING = 0.098
+
+
+def faces() -> list[Path]:
+    return sorted(PACKAGE.rglob("__init__.py"))
+
+
+def name_of(init: Path) -> str:
+    return str(init.parent.relative_to(PACKAGE)) if init.parent != PACKAGE else "."
+
+
+@pytest.mark.parametrize("init", [pytest.param(p, id=name_of(p)) for p in faces()])
+def test_each_face_stays_within_its_budget(init: Path) -> None:
+    names = exported(ast.parse(init.read_text(encoding="utf-8")))
+    assert names <= BUDGET.get(name_of(init), NEW_PACKAGE_BUDGET), (
+        f"failproof/{name_of(init)} exports {names} names: import helpers from their module"
+    )
+
+
+def test_the_faces_together_stay_within_the_budget() -> None:
+    assert sum(measure(PACKAGE).exported.values()) <= sum(BUDGET.values())
+
+
+def _lazy_getattr_is_hidden(tree: ast.Module) -> bool:
+    """Every module-level ``__getattr__`` is assigned under ``if not TYPE_CHECKING``."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and "__getattr__" in ast.unparse(node.targets[0]):
+            return False
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            return False
+    return True
+
+
+@pytest.mark.parametrize("init", [pytest.param(p, id=name_of(p)) for p in faces()])
+def test_a_lazy_face_hides_its_getattr_from_type_checkers(init: Path) -> None:
+    assert _lazy_getattr_is_hidden(ast.parse(init.read_text(encoding="utf-8")))
+
+
+def test_a_misspelled_import_from_a_face_fails_mypy(tmp_path: Path) -> None:
+    pytest.importorskip("mypy")
+    probe = tmp_path / "probe.py"
+    probe.write_text("from failproof.store import Stor\nfrom failproof.core import Case\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--follow-imports=silent",
+            str(probe),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout
+    assert 'Module "failproof.store" has no attribute "Stor"' in done.stdout
+    assert "failproof.core" not in done.stdout
+
+
+def test_the_share_of_untyped_returns_only_falls() -> None:
+    assert measure(PACKAGE).share <= UNTYPED_RETURNS_CEILING
