@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from tests.metrics import reference_scores
+from tests.report.synthetic import make_results
 
 from failproof.config import ClassifierSettings, Settings, load_settings
 from failproof.core import CaseResult, Classification, Primary, Run
 from failproof.metrics import (
     AggregateContext,
+    fold,
     latency_summary,
     overall_run_score,
     penalty_score,
@@ -19,7 +22,8 @@ from failproof.metrics import (
     suite_score,
     weighted_run_score,
 )
-from failproof.metrics._scores import suites_section, summary_section
+from failproof.metrics._scores_acc import SuitesAccumulator, SummaryAccumulator
+from failproof.metrics._summary_section import SuiteRow, Summary
 from failproof.report import ExitCode, build_report, exit_code
 
 
@@ -47,6 +51,14 @@ def suite_of(name: str, **classes: int) -> list[CaseResult]:
     return out
 
 
+def suites_section(results: list[CaseResult], context: AggregateContext) -> dict[str, SuiteRow]:
+    return fold(SuitesAccumulator(context), results)
+
+
+def summary_section(results: list[CaseResult], context: AggregateContext) -> Summary:
+    return fold(SummaryAccumulator(context), results)
+
+
 def ctx(weights: dict[str, float] | None = None, **classifier: Any) -> AggregateContext:
     settings = Settings(classifier=ClassifierSettings(**classifier))
     return AggregateContext(settings=settings, suite_weights=weights or {})
@@ -58,10 +70,10 @@ def ctx(weights: dict[str, float] | None = None, **classifier: Any) -> Aggregate
 def test_example_1_single_suite_json_api_scores_0_70() -> None:
     results = suite_of("json_api", **{"pass": 7, "fail": 3})
     suites = suites_section(results, ctx())
-    assert suites["json_api"]["n"] == 10
-    assert suites["json_api"]["passed"] == 7
-    assert suites["json_api"]["score"] == pytest.approx(0.70)
-    assert summary_section(results, ctx())["overall_run_score"] == pytest.approx(0.70)
+    assert suites["json_api"].n == 10
+    assert suites["json_api"].passed == 7
+    assert suites["json_api"].score == pytest.approx(0.70)
+    assert summary_section(results, ctx()).overall_run_score == pytest.approx(0.70)
 
 
 def test_example_2_overall_run_score_is_the_mean_of_suite_scores_0_85() -> None:
@@ -69,13 +81,13 @@ def test_example_2_overall_run_score_is_the_mean_of_suite_scores_0_85() -> None:
         "contradictions", **{"pass": 8, "fail": 2}
     )
     suites = suites_section(results, ctx())
-    assert suites["injection"]["score"] == pytest.approx(0.90)
-    assert suites["contradictions"]["score"] == pytest.approx(0.80)
+    assert suites["injection"].score == pytest.approx(0.90)
+    assert suites["contradictions"].score == pytest.approx(0.80)
     summary = summary_section(results, ctx())
-    assert summary["overall_run_score"] == pytest.approx(0.85)
-    assert summary["total_cases"] == 30
-    assert summary["counts"]["pass"] == 26
-    assert summary["counts"]["fail"] == 4
+    assert summary.overall_run_score == pytest.approx(0.85)
+    assert summary.total_cases == 30
+    assert summary.counts["pass"] == 26
+    assert summary.counts["fail"] == 4
 
 
 @pytest.mark.parametrize(
@@ -100,13 +112,13 @@ def test_overall_run_score_of_no_suite_is_none() -> None:
 def test_unscored_cases_are_left_out_of_the_suite_score() -> None:
     results = [*suite_of("s", **{"pass": 1, "fail": 1}), result("s", 9, None)]
     row = suites_section(results, ctx())["s"]
-    assert (row["n"], row["score"], row["counts"]["unscored"]) == (3, 0.5, 1)
+    assert (row.n, row.score, row.counts["unscored"]) == (3, 0.5, 1)
 
 
 def test_every_class_is_every_kind_of_failure_for_accuracy() -> None:
     classes = ("fail", "refusal", "wrong_format", "policy_violation", "error")
     results = suite_of("s", **dict.fromkeys(classes, 1))
-    assert suites_section(results, ctx())["s"]["score"] == 0.0
+    assert suites_section(results, ctx())["s"].score == 0.0
 
 
 # -- weighted suites -------------------------------------------------------------------------
@@ -136,8 +148,8 @@ def test_weighted_run_score_and_suite_weight_reach_the_report_sections() -> None
         "contradictions", **{"pass": 8, "fail": 2}
     )
     weights = {"injection": 3.0, "contradictions": 1.0}
-    assert summary_section(results, ctx(weights))["weighted_run_score"] == pytest.approx(0.875)
-    assert suites_section(results, ctx(weights))["injection"]["weight"] == 3.0
+    assert summary_section(results, ctx(weights)).weighted_run_score == pytest.approx(0.875)
+    assert suites_section(results, ctx(weights))["injection"].weight == 3.0
 
 
 # -- penalty scores --------------------------------------------------------------------------
@@ -170,22 +182,22 @@ def test_penalty_scores_per_suite_and_for_the_run_follow_configured_penalties() 
     )
     context = ctx(penalties={"refusal": 0.25})
     suites = suites_section(results, context)
-    assert suites["a"]["penalty_score"] == pytest.approx((2 + 2 * 0.75) / 4)
-    assert suites["b"]["penalty_score"] == pytest.approx(0.5)
+    assert suites["a"].penalty_score == pytest.approx((2 + 2 * 0.75) / 4)
+    assert suites["b"].penalty_score == pytest.approx(0.5)
     summary = summary_section(results, context)
-    assert summary["penalty_score"] == pytest.approx((0.875 + 0.5) / 2)
+    assert summary.penalty_score == pytest.approx((0.875 + 0.5) / 2)
 
 
 def test_default_penalties_rank_a_refusal_above_a_policy_violation() -> None:
-    refused = suites_section(suite_of("s", refusal=1), ctx())["s"]["penalty_score"]
-    violated = suites_section(suite_of("s", policy_violation=1), ctx())["s"]["penalty_score"]
+    refused = suites_section(suite_of("s", refusal=1), ctx())["s"].penalty_score
+    violated = suites_section(suite_of("s", policy_violation=1), ctx())["s"].penalty_score
     assert refused > violated
 
 
 def test_weighted_penalty_score_uses_suite_weights() -> None:
     results = suite_of("a", **{"pass": 1}) + suite_of("b", fail=1)
     summary = summary_section(results, ctx({"a": 3.0, "b": 1.0}))
-    assert summary["weighted_penalty_score"] == pytest.approx(0.75)
+    assert summary.weighted_penalty_score == pytest.approx(0.75)
 
 
 # -- latency ---------------------------------------------------------------------------------
@@ -210,14 +222,14 @@ def test_percentile_interpolates_linearly_between_ranks(
 
 def test_latency_score_is_the_share_within_budget() -> None:
     summary = latency_summary([100.0, 200.0, 300.0, 2000.0], budget_ms=300.0)
-    assert summary["within_budget"] == 3
-    assert summary["score"] == pytest.approx(0.75)
-    assert summary["p50_ms"] == pytest.approx(250.0)
+    assert summary.within_budget == 3
+    assert summary.score == pytest.approx(0.75)
+    assert summary.p50_ms == pytest.approx(250.0)
 
 
 def test_latency_without_budget_reports_percentiles_but_no_score() -> None:
     summary = latency_summary([100.0, 200.0], budget_ms=None)
-    assert (summary["score"], summary["within_budget"], summary["p95_ms"]) == (None, None, 195.0)
+    assert (summary.score, summary.within_budget, summary.p95_ms) == (None, None, 195.0)
 
 
 def test_latency_per_suite_and_for_the_run_skips_missing_latencies() -> None:
@@ -229,11 +241,11 @@ def test_latency_per_suite_and_for_the_run_skips_missing_latencies() -> None:
     ]
     context = ctx(latency_budget_ms=500.0)
     suites = suites_section(results, context)
-    assert suites["a"]["latency"]["n"] == 2
-    assert suites["a"]["latency"]["score"] == pytest.approx(0.5)
-    assert suites["b"]["latency"]["score"] == 0.0
-    summary = summary_section(results, context)["latency"]
-    assert (summary["n"], summary["within_budget"], summary["budget_ms"]) == (3, 1, 500.0)
+    assert suites["a"].latency.n == 2
+    assert suites["a"].latency.score == pytest.approx(0.5)
+    assert suites["b"].latency.score == 0.0
+    summary = summary_section(results, context).latency
+    assert (summary.n, summary.within_budget, summary.budget_ms) == (3, 1, 500.0)
 
 
 def test_build_report_carries_every_score_in_summary_and_suites() -> None:
@@ -297,3 +309,16 @@ def test_a_run_without_a_recorded_plan_has_nothing_unanswered() -> None:
     report = build_report(Run(id="r1", target={}), suite_of("s", **{"pass": 2}), Settings())
     assert (report.summary.unanswered, report.summary.pass_rate) == (0, 1.0)
     assert exit_code(report) == ExitCode.OK
+
+
+@pytest.mark.parametrize(
+    "samples", [pytest.param(1, id="one-sample"), pytest.param(3, id="repeats")]
+)
+def test_the_accumulators_equal_the_plain_reference(samples: int) -> None:
+    results = make_results(90, seed=5, samples=samples)
+    context = AggregateContext(suite_weights={"injection": 2.0}, planned=len(results) + 4)
+    rows = suites_section(results, context)
+    expected = reference_scores.suites_section(results, context)
+    assert rows == {name: SuiteRow.model_validate(row) for name, row in expected.items()}
+    summary = Summary.model_validate(reference_scores.summary_section(results, context))
+    assert summary_section(results, context) == summary

@@ -85,6 +85,7 @@ def test_the_machine_gives_at_least_one_thread() -> None:
 
 
 def test_a_file_that_is_not_a_model_does_not_load(tmp_path: Path) -> None:
+    pytest.importorskip("xllamacpp", reason="needs the local extra: pip install -e '.[local]'")
     bogus = tmp_path / "bogus.gguf"
     bogus.write_bytes(b"GGUF but not really")
     target = create_target(f"local:{bogus}", {})

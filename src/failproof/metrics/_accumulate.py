@@ -3,35 +3,42 @@
 An accumulator is made for a run (`AggregateContext`), sees every result in report order through
 ``add`` and gives its section with ``finish`` (None: leave it out). It keeps what it needs in
 bounded or compact form (counters, arrays of floats, bounded heaps), never the results
-themselves; the list aggregators of `aggregators` stay the reference that each accumulator's
-section must equal. An accumulator that needs a second look at the results (the failure geometry
-assigning every case to a cluster) reads them again through ``ctx.source``.
+themselves, and gives its section's model. A section built this way has one implementation: its
+list aggregator is the accumulator folded over the list (`folded`). An accumulator that needs a
+second look at the results (the failure geometry assigning every case to a cluster) reads them
+again through ``ctx.source``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from failproof.core import CaseResult
 from failproof.metrics._base import AggregateContext, Aggregator
 from failproof.registry import Registry
 
-__all__ = ["Accumulator", "Collect", "TopN", "accumulators", "fold"]
+__all__ = ["Accumulator", "Collect", "TopN", "accumulators", "fold", "folded"]
 
 
-class Accumulator(Protocol):
+#: What an accumulator gives: its section's model (a built-in's exact type).
+S_co = TypeVar("S_co", covariant=True)
+S = TypeVar("S")
+
+
+class Accumulator(Protocol[S_co]):
     """One report section, built one result at a time."""
 
     def add(self, result: CaseResult) -> None:
         """Take one result (results arrive in report order)."""
 
-    def finish(self) -> dict[str, Any] | None:
-        """The section (JSON-ready), or None to leave it out."""
+    def finish(self) -> S_co:
+        """The section: its model (a plugin may give a JSON-ready mapping), or None to leave it
+        out."""
 
 
 #: Accumulator factories by the report key they fill, like `aggregators`.
-accumulators: Registry[Callable[[AggregateContext], Accumulator]] = Registry("accumulator")
+accumulators: Registry[Callable[[AggregateContext], Accumulator[object]]] = Registry("accumulator")
 
 
 class Collect:
@@ -52,15 +59,27 @@ class Collect:
         if self.keep is None or self.keep(result):
             self.results.append(result)
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> object:
         return self.aggregator(self.results, self.ctx)
 
 
-def fold(accumulator: Accumulator, results: Iterable[CaseResult]) -> dict[str, Any] | None:
+def fold(accumulator: Accumulator[S], results: Iterable[CaseResult]) -> S:
     """Every result through ``accumulator``, then its section."""
     for result in results:
         accumulator.add(result)
     return accumulator.finish()
+
+
+def folded(
+    factory: Callable[[AggregateContext], Accumulator[S]],
+) -> Callable[[Sequence[CaseResult], AggregateContext], S]:
+    """The list aggregator of an accumulator: the same section, from a list of results (one
+    implementation per section)."""
+
+    def aggregate(results: Sequence[CaseResult], ctx: AggregateContext) -> S:
+        return fold(factory(ctx), results)
+
+    return aggregate
 
 
 class TopN:

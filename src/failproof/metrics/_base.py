@@ -93,8 +93,9 @@ def declare_section(name: str, model: type[BaseModel]) -> None:
     section_models[name] = model
 
 
-#: An aggregator returns its report section (JSON-ready), or None to leave it out.
-Aggregator = Callable[[Sequence[CaseResult], AggregateContext], "dict[str, Any] | None"]
+#: An aggregator returns its report section (its model; a plugin's may be a JSON-ready mapping),
+#: or None to leave it out. A built-in one is its accumulator folded over the list (`folded`).
+Aggregator = Callable[[Sequence[CaseResult], AggregateContext], object]
 
 #: Registered under the report key they fill: ``summary``, ``suites``, ``aggregate_metrics``, ...
 aggregators: Registry[Aggregator] = Registry("aggregator")

@@ -48,7 +48,7 @@ def aggregate_stream(
     fallback: Settings | None = None,
     suite_weights: Mapping[str, float] | None = None,
     *,
-    also: Sequence[Accumulator] = (),
+    also: Sequence[Accumulator[object]] = (),
 ) -> RunAggregates:
     """Every section of ``run`` in one pass over ``source``: re-iterable, in report order.
 
@@ -77,7 +77,7 @@ def aggregate_stream(
     return out
 
 
-def _accumulator(name: str, ctx: AggregateContext) -> Accumulator:
+def _accumulator(name: str, ctx: AggregateContext) -> Accumulator[object]:
     if name in accumulators:
         return accumulators.get(name)(ctx)
     return Collect(aggregators.get(name), ctx)

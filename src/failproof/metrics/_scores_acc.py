@@ -1,5 +1,9 @@
-"""The ``summary`` and ``suites`` sections as accumulators (equal to `suites_section` and
-`summary_section` on the same results).
+"""The ``summary`` and ``suites`` sections: their one implementation, an accumulator each, which
+builds the section's model field by field (`Summary`, a `SuiteRow` per suite). The registered
+list aggregators are the same accumulators folded over a list.
+
+Adding a number to the summary is one field on `Summary` and one line in
+`SummaryAccumulator.finish` (plus the presenter line that shows it).
 
 Per suite: counts by class, the accuracies' count and sum (integers: exact), the classes of the
 classified cases as one byte each and the latencies as an array of floats (8 bytes a case), so
@@ -10,18 +14,18 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from typing import Any
 
 from failproof.core import PRIMARY_CLASSES, CaseResult
-from failproof.metrics._accumulate import accumulators
-from failproof.metrics._base import AggregateContext
+from failproof.metrics._accumulate import accumulators, folded
+from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._scores import (
+    Verdict,
     latency_summary,
     overall_run_score,
     penalty_score,
-    verdict_fields,
     weighted_run_score,
 )
+from failproof.metrics._summary_section import SuiteRow, Summary
 
 __all__ = ["SuitesAccumulator", "SummaryAccumulator"]
 
@@ -61,19 +65,19 @@ class _SuiteTally:
         if result.latency_ms is not None:
             self.latencies.append(result.latency_ms)
 
-    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> dict[str, Any]:
-        classifier = ctx.settings.classifier
-        return {
-            "n": self.n,
-            "passed": self.passed,
-            "score": self._score(),
-            "weight": ctx.suite_weights.get(name, 1.0),
-            "counts": dict(self.counts),
-            "penalty_score": penalty_score(
+    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> SuiteRow:
+        classifier = ctx.scoring.classifier
+        return SuiteRow(
+            n=self.n,
+            passed=self.passed,
+            score=self._score(),
+            weight=ctx.suite_weights.get(name, 1.0),
+            counts=dict(self.counts),
+            penalty_score=penalty_score(
                 [codes.names[c] for c in self.classified], classifier.penalties
             ),
-            "latency": latency_summary(self.latencies, classifier.latency_budget_ms),
-        }
+            latency=latency_summary(self.latencies, classifier.latency_budget_ms),
+        )
 
     def _score(self) -> float | None:
         return self.passed / self.accuracies if self.accuracies else None
@@ -93,51 +97,57 @@ class SuitesAccumulator:
             tally = self.suites[result.suite] = _SuiteTally()
         tally.add(result, self.codes)
 
-    def rows(self) -> dict[str, dict[str, Any]]:
+    def rows(self) -> dict[str, SuiteRow]:
         return {name: t.row(name, self.ctx, self.codes) for name, t in self.suites.items()}
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> dict[str, SuiteRow]:
         return dict(sorted(self.rows().items()))
 
 
-class SummaryAccumulator(SuitesAccumulator):
+class SummaryAccumulator:
     """Totals, counts by class, the verdict's pass rate, errors, unanswered, run scores, latency."""
 
     def __init__(self, ctx: AggregateContext) -> None:
-        super().__init__(ctx)
+        self.ctx = ctx
+        self.suites = SuitesAccumulator(ctx)
         self.total = self.errors = self.judged = self.passed = 0
         self.counts: Counter[str] = Counter()
 
     def add(self, result: CaseResult) -> None:
-        super().add(result)
+        self.suites.add(result)
         self.total += 1
         self.counts[result.primary] += 1
         self.errors += result.error is not None
         self.judged += result.accuracy is not None or result.error is not None
         self.passed += result.accuracy == 1
 
-    def finish(self) -> dict[str, Any] | None:
-        rows = self.rows()
-        scores = {n: r["score"] for n, r in rows.items() if r["score"] is not None}
-        penalties = {
-            n: r["penalty_score"] for n, r in rows.items() if r["penalty_score"] is not None
-        }
+    def finish(self) -> Summary:
+        rows = self.suites.rows()
+        scores = {n: r.score for n, r in rows.items() if r.score is not None}
+        penalties = {n: r.penalty_score for n, r in rows.items() if r.penalty_score is not None}
         weights = self.ctx.suite_weights
         latencies = array("d")
-        for tally in self.suites.values():
+        for tally in self.suites.suites.values():
             latencies.extend(tally.latencies)
-        return {
-            "total_cases": self.total,
-            **verdict_fields(self.passed, self.judged, self.errors, self.total, self.ctx.planned),
-            "counts": {cls: self.counts.get(cls, 0) for cls in PRIMARY_CLASSES}
+        verdict = Verdict.of(self.passed, self.judged, self.errors, self.total, self.ctx.planned)
+        return Summary(
+            total_cases=self.total,
+            counts={cls: self.counts.get(cls, 0) for cls in PRIMARY_CLASSES}
             | {k: v for k, v in self.counts.items() if k not in PRIMARY_CLASSES},
-            "overall_run_score": overall_run_score(list(scores.values())),
-            "weighted_run_score": weighted_run_score(scores, weights),
-            "penalty_score": overall_run_score(list(penalties.values())),
-            "weighted_penalty_score": weighted_run_score(penalties, weights),
-            "latency": latency_summary(latencies, self.ctx.settings.classifier.latency_budget_ms),
-        }
+            passed=verdict.passed,
+            pass_rate=verdict.rate.estimate,
+            pass_rate_ci=verdict.rate,
+            errors=verdict.errors,
+            unanswered=verdict.unanswered,
+            overall_run_score=overall_run_score(list(scores.values())),
+            weighted_run_score=weighted_run_score(scores, weights),
+            penalty_score=overall_run_score(list(penalties.values())),
+            weighted_penalty_score=weighted_run_score(penalties, weights),
+            latency=latency_summary(latencies, self.ctx.scoring.classifier.latency_budget_ms),
+        )
 
 
 accumulators.register("suites")(SuitesAccumulator)
 accumulators.register("summary")(SummaryAccumulator)
+aggregators.register("suites")(folded(SuitesAccumulator))
+aggregators.register("summary")(folded(SummaryAccumulator))

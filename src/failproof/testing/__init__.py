@@ -27,16 +27,17 @@ if TYPE_CHECKING:
 
 __all__ = ["CaseFailure", "SuiteCheck", "assert_passes", "check", "default_settings", "explain"]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._check": (
-            "CaseFailure",
-            "SuiteCheck",
-            "assert_passes",
-            "check",
-            "default_settings",
-            "explain",
-        ),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._check": (
+                "CaseFailure",
+                "SuiteCheck",
+                "assert_passes",
+                "check",
+                "default_settings",
+                "explain",
+            ),
+        },
+    )

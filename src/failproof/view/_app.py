@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from failproof.config import Settings
-from failproof.metrics import accumulators, context_for, fold
+from failproof.metrics import Summary, accumulators, context_for, fold
 from failproof.report import Report, build_report, compare_reports, renderers
 from failproof.view._pages import Page, compare_page, error_page, report_page, runs_page
 from failproof.view._reader import ReadOnlyStore
@@ -61,7 +61,7 @@ class ViewApp:
         self.limit = limit
         self._lock = threading.Lock()
         self._reports: OrderedDict[str, tuple[int, Report]] = OrderedDict()
-        self._summaries: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._summaries: dict[str, tuple[int, Summary | None]] = {}
 
     def handle(self, target: str) -> Reply:
         """The reply to ``GET target`` (a path with its query string)."""
@@ -123,7 +123,7 @@ class ViewApp:
 
     # -- the run list ----------------------------------------------------------------------
 
-    def _summary(self, run_id: str, total: int) -> dict[str, Any]:
+    def _summary(self, run_id: str, total: int) -> Summary | None:
         """The run's ``summary`` section (cheap: no geometry), cached by result count."""
         with self._lock:
             cached = self._summaries.get(run_id)
@@ -131,9 +131,10 @@ class ViewApp:
             return cached[1]
         run = self.store.get_run(run_id)
         if run is None:
-            return {}
+            return None
         ctx = context_for(run, self.settings)
-        summary = fold(accumulators.get("summary")(ctx), self.store.results(run_id)) or {}
+        folded = fold(accumulators.get("summary")(ctx), self.store.results(run_id))
+        summary = folded if isinstance(folded, Summary) else None
         with self._lock:
             self._summaries[run_id] = (total, summary)
         return summary
