@@ -16,7 +16,6 @@ from tests.fakes.fixtures import fake_openai
 from tests.fakes.workdir import workdir
 
 
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Without the mcp extra (a plain ``.[dev]`` install) every test here is skipped, saying why."""
     if importlib.util.find_spec("mcp") is not None:
