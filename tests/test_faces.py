@@ -21,6 +21,7 @@ from measure_types import exported, measure  # noqa: E402
 BUDGET = {
     ".": 26,
     "attack": 24,
+    "author": 12,
     "cli": 3,
     "config": 28,
     "core": 41,
@@ -29,7 +30,7 @@ BUDGET = {
     "guard": 18,
     "importers": 7,
     "judge": 20,
-    "judgment": 41,
+    "judgment": 42,
     "mcp": 26,
     "metrics": 27,
     "registry": 5,

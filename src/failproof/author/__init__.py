@@ -27,13 +27,14 @@ __all__ = [
     "resolve_plugins",
 ]
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "._build": ("GenerationOutcome", "PluginOutcome", "build_suite"),
-        "._check": ("check_case", "parse_cases"),
-        "._plugins": ("Plugin", "plugin_catalogue", "resolve_plugins"),
-        "._record": ("GenerationRecord", "GenerationRequest", "GeneratorAnswer"),
-        "._run": ("generate_cases",),
-    },
-)
+if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "._build": ("GenerationOutcome", "PluginOutcome", "build_suite"),
+            "._check": ("check_case", "parse_cases"),
+            "._plugins": ("Plugin", "plugin_catalogue", "resolve_plugins"),
+            "._record": ("GenerationRecord", "GenerationRequest", "GeneratorAnswer"),
+            "._run": ("generate_cases",),
+        },
+    )
