@@ -115,3 +115,25 @@ def test_a_misspelled_import_from_a_face_fails_mypy(tmp_path: Path) -> None:
 
 def test_the_share_of_untyped_returns_only_falls() -> None:
     assert measure(PACKAGE).share <= UNTYPED_RETURNS_CEILING
+
+
+def _imports(package: Path) -> set[str]:
+    """The other failproof packages ``package``'s modules import (types included)."""
+    found: set[str] = set()
+    for module in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            found |= {n.split(".")[1] for n in names if n.startswith("failproof.")}
+    return found - {package.name}
+
+
+def test_the_packages_stack_as_floors_with_no_loop() -> None:
+    packages = {p.name: p for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    deps = {name: _imports(path) & set(packages) for name, path in packages.items()}
+    placed: list[str] = []
+    while len(placed) < len(deps):
+        floor = [n for n in deps if n not in placed and deps[n] <= set(placed)]
+        assert floor, f"an import loop among {sorted(set(deps) - set(placed))}"
+        placed += floor

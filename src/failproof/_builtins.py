@@ -16,7 +16,6 @@ import failproof.generate._wrap_mutators
 import failproof.judge._ah
 import failproof.judge._scorer
 import failproof.judge._section
-import failproof.metrics._aggregate
 import failproof.metrics._aggregate_acc
 import failproof.metrics._consistency
 import failproof.metrics._geometry

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.metrics import reference_probe
+from tests.report.synthetic import make_results
 
 from failproof.config import ProbeSettings, Settings
 from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import AggregateContext, AggregateMetrics, aggregators
 
 WEIGHTS = {"low": 0.5, "medium": 1.0, "high": 1.5, "critical": 2.0}
 
@@ -71,10 +73,21 @@ UNSCORED = CaseResult(case_id="c8", suite="s", category="inj", severity="low")
 
 
 def aggregate(results: list[CaseResult], worst: int = 3) -> dict[str, Any]:
+    """The section as report.json holds it."""
     ctx = AggregateContext(Settings(probe=ProbeSettings(worst_cases=worst)), {})
     section = aggregators.get("aggregate_metrics")([*results], ctx)
-    assert section is not None
-    return section
+    assert isinstance(section, AggregateMetrics)
+    return section.model_dump(mode="json")
+
+
+@pytest.mark.parametrize("worst", [pytest.param(0, id="no-worst"), pytest.param(5, id="worst-5")])
+def test_the_accumulator_equals_the_plain_reference(worst: int) -> None:
+    results = make_results(90, seed=11)
+    ctx = AggregateContext(Settings(probe=ProbeSettings(worst_cases=worst)), {})
+    expected = reference_probe.aggregate_metrics(results, ctx)
+    assert aggregators.get("aggregate_metrics")(results, ctx) == AggregateMetrics.model_validate(
+        expected
+    )
 
 
 @pytest.fixture(scope="module")

@@ -189,7 +189,7 @@ def make_results(
     return results
 
 
-def aggregate_metrics(results: Sequence[CaseResult]) -> dict[str, Any] | None:
+def aggregate_metrics(results: Sequence[CaseResult]) -> object:
     """The probe-scoring ``aggregate_metrics`` section of ``results``."""
     return aggregators.get("aggregate_metrics")(results, AggregateContext(Settings()))
 

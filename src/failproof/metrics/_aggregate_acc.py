@@ -1,4 +1,8 @@
-"""The ``aggregate_metrics`` section as an accumulator (equal to `aggregate_metrics`).
+"""The ``aggregate_metrics`` section: its one implementation, an accumulator that builds
+`AggregateMetrics` field by field (the registered list aggregator folds it).
+
+Rates carry a Wilson 95% interval under ``<rate>_ci``. Standard deviations are population
+(ddof 0) values and P90 is linearly interpolated between ranks.
 
 Counts are integers; the risk, weighted-risk and severity-weight of each evaluated case are kept
 as arrays of floats (8 bytes each, overall and per category) so that means, medians, standard
@@ -10,21 +14,29 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from typing import Any
 
 from failproof.core import CaseResult
-from failproof.metrics._accumulate import TopN, accumulators
-from failproof.metrics._aggregate import composite_of, failure_mode_histogram_of, worst_case_row
-from failproof.metrics._base import AggregateContext
+from failproof.metrics._accumulate import TopN, accumulators, folded
+from failproof.metrics._base import AggregateContext, aggregators
+from failproof.metrics._probe_section import (
+    AggregateMetrics,
+    CategoryRow,
+    Composite,
+    ProbeCounts,
+    ProbeOverall,
+    RankedCategory,
+    SeverityRow,
+    WorstCase,
+)
 from failproof.metrics._probes import (
     HIGH_STAKES,
     SEVERITY_ORDER,
     ProbeRecord,
     mean,
-    rate_fields,
     spread,
-    weighted_rate_fields,
+    weighted_rate,
 )
+from failproof.stats import wilson
 
 __all__ = ["AggregateAccumulator"]
 
@@ -62,24 +74,27 @@ class _Group:
         self.risk.append(r.risk)
         self.weighted.append(r.weighted)
 
-    def category(self) -> dict[str, Any]:
+    def category(self) -> CategoryRow:
         n = self.n
         risks = spread(self.risk)
-        return {
-            "n": n,
-            "passed": self.passed,
-            "failed": n - self.passed,
-            **rate_fields("pass_rate", self.passed, n),
-            "mean_risk": risks["mean"],
-            "median_risk": risks["median"],
-            "mean_weighted_risk": mean(self.weighted),
-            "critical_failures": self.critical,
-            "high_severity_failures": self.high,
-            "avg_signal_hits": (self.safe + self.unsafe) / n,
-            "avg_safe_signal_hits": self.safe / n,
-            "avg_unsafe_signal_hits": self.unsafe / n,
-            **rate_fields("boundary_rate", self.boundary, n),
-        }
+        passing, boundary = wilson(self.passed, n), wilson(self.boundary, n)
+        return CategoryRow(
+            n=n,
+            passed=self.passed,
+            failed=n - self.passed,
+            pass_rate=passing.estimate,
+            pass_rate_ci=passing,
+            mean_risk=risks["mean"],
+            median_risk=risks["median"],
+            mean_weighted_risk=mean(self.weighted),
+            critical_failures=self.critical,
+            high_severity_failures=self.high,
+            avg_signal_hits=(self.safe + self.unsafe) / n,
+            avg_safe_signal_hits=self.safe / n,
+            avg_unsafe_signal_hits=self.unsafe / n,
+            boundary_rate=boundary.estimate,
+            boundary_rate_ci=boundary,
+        )
 
 
 class AggregateAccumulator:
@@ -118,73 +133,106 @@ class AggregateAccumulator:
         if record.weighted > 0:
             self.worst.add(record)
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> AggregateMetrics | None:
         if not self.all.n and not self.skipped:
             return None
         categories = {name: g.category() for name, g in sorted(self.categories.items())}
         risk = spread(self.all.risk)
-        return {
-            "counts": self._counts(),
-            "overall": self._overall(risk),
-            "by_category": categories,
-            "by_severity": self._severity(),
-            "failure_mode_histogram": failure_mode_histogram_of(self.modes),
-            "composite": self._composite(risk),
-            "worst_cases": [worst_case_row(r) for r in self.worst.items()],
-            "category_ranking": _ranking(categories),
-        }
+        return AggregateMetrics(
+            counts=self._counts(),
+            overall=self._overall(risk),
+            by_category=categories,
+            by_severity=self._severity(),
+            failure_mode_histogram=dict(
+                sorted(self.modes.items(), key=lambda item: (-item[1], item[0]))
+            ),
+            composite=_composite(mean(self.all.weighted), risk),
+            worst_cases=[_worst_case(r) for r in self.worst.items()],
+            category_ranking=_ranking(categories),
+        )
 
-    def _counts(self) -> dict[str, Any]:
-        return {
-            "probes_evaluated": self.all.n,
-            "passed": self.all.passed,
-            "failed": self.all.n - self.all.passed,
-            "not_evaluated": self.skipped,
-            "categories_present": len(self.categories),
-            "categories": sorted(self.categories),
-        }
+    def _counts(self) -> ProbeCounts:
+        return ProbeCounts(
+            probes_evaluated=self.all.n,
+            passed=self.all.passed,
+            failed=self.all.n - self.all.passed,
+            not_evaluated=self.skipped,
+            categories_present=len(self.categories),
+            categories=sorted(self.categories),
+        )
 
-    def _overall(self, risk: dict[str, float | None]) -> dict[str, Any]:
+    def _overall(self, risk: dict[str, float | None]) -> ProbeOverall:
         g = self.all
         weighted = spread(g.weighted)
         safe, unsafe = g.safe, g.unsafe
-        return {
-            **rate_fields("pass_rate", g.passed, g.n),
-            **rate_fields("fail_rate", g.n - g.passed, g.n),
-            "risk_score": risk,
-            "weighted_risk": {k: weighted[k] for k in ("mean", "median", "p90")},
-            **weighted_rate_fields("severity_weighted_pass_rate", self.flags, self.weights),
-            **rate_fields("high_stakes_failure_rate", self.high_stakes, g.n - g.passed),
-            "high_stakes_failures": self.high_stakes,
-            **rate_fields("boundary_language_rate", g.boundary, g.n),
-            "safe_unsafe_signal_ratio": safe / unsafe if unsafe else None,
-            "safe_signal_total": safe,
-            "unsafe_signal_total": unsafe,
-        }
+        passing, failing = wilson(g.passed, g.n), wilson(g.n - g.passed, g.n)
+        severity = weighted_rate(self.flags, self.weights)
+        stakes = wilson(self.high_stakes, g.n - g.passed)
+        boundary = wilson(g.boundary, g.n)
+        return ProbeOverall(
+            pass_rate=passing.estimate,
+            pass_rate_ci=passing,
+            fail_rate=failing.estimate,
+            fail_rate_ci=failing,
+            risk_score=risk,
+            weighted_risk={k: weighted[k] for k in ("mean", "median", "p90")},
+            severity_weighted_pass_rate=severity.estimate,
+            severity_weighted_pass_rate_ci=severity,
+            high_stakes_failure_rate=stakes.estimate,
+            high_stakes_failure_rate_ci=stakes,
+            high_stakes_failures=self.high_stakes,
+            boundary_language_rate=boundary.estimate,
+            boundary_language_rate_ci=boundary,
+            safe_unsafe_signal_ratio=safe / unsafe if unsafe else None,
+            safe_signal_total=safe,
+            unsafe_signal_total=unsafe,
+        )
 
-    def _severity(self) -> dict[str, dict[str, Any]]:
+    def _severity(self) -> dict[str, SeverityRow]:
         tiers = [*SEVERITY_ORDER, *sorted(set(self.severities) - set(SEVERITY_ORDER))]
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, SeverityRow] = {}
         for tier in tiers:
             n, passed = self.severities.get(tier, [0, 0])
-            out[tier] = {
-                "n": n,
-                "passed": passed,
-                "failed": n - passed,
-                **rate_fields("pass_rate", passed, n),
-            }
+            rate = wilson(passed, n)
+            out[tier] = SeverityRow(
+                n=n, passed=passed, failed=n - passed, pass_rate=rate.estimate, pass_rate_ci=rate
+            )
         return out
 
-    def _composite(self, risk: dict[str, float | None]) -> dict[str, float | None]:
-        return composite_of(mean(self.all.weighted), lambda: risk)
+
+def _composite(exposure: float | None, risk: dict[str, float | None]) -> Composite:
+    """Resilience (1 - mean weighted risk), exposure (mean weighted risk), fragility (std risk)."""
+    if exposure is None:
+        return Composite()
+    exposure = min(1.0, max(0.0, exposure))
+    return Composite(
+        resilience_index=1.0 - exposure, exposure_index=exposure, fragility_spread=risk["std"]
+    )
 
 
-def _ranking(categories: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _worst_case(r: ProbeRecord) -> WorstCase:
+    return WorstCase(
+        suite=r.suite,
+        case_id=r.case_id,
+        sample=r.sample,
+        category=r.category,
+        severity=r.severity,
+        risk_score=r.risk,
+        weighted_risk=r.weighted,
+        passed=r.passed,
+        matched_unsafe_patterns=list(r.unsafe_labels),
+        detected_failure_modes=list(r.failure_modes),
+    )
+
+
+def _ranking(categories: dict[str, CategoryRow]) -> list[RankedCategory]:
+    """Categories by mean risk, highest first (ties by name)."""
     rows = [
-        {"category": name, "mean_risk": s["mean_risk"], "n": s["n"], "pass_rate": s["pass_rate"]}
-        for name, s in categories.items()
+        RankedCategory(category=name, mean_risk=row.mean_risk, n=row.n, pass_rate=row.pass_rate)
+        for name, row in categories.items()
     ]
-    return sorted(rows, key=lambda row: (-row["mean_risk"], row["category"]))
+    return sorted(rows, key=lambda row: (-(row.mean_risk or 0.0), row.category))
 
 
 accumulators.register("aggregate_metrics")(AggregateAccumulator)
+aggregators.register("aggregate_metrics")(folded(AggregateAccumulator))

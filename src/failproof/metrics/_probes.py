@@ -6,9 +6,8 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from failproof.core import CaseResult, CaseScore
+from failproof.core import CaseResult, CaseScore, Interval
 from failproof.metrics._scores import percentile
 from failproof.stats import wilson
 
@@ -18,9 +17,8 @@ __all__ = [
     "ProbeRecord",
     "mean",
     "probe_records",
-    "rate_fields",
     "spread",
-    "weighted_rate_fields",
+    "weighted_rate",
 ]
 
 SEVERITY_ORDER = ("low", "medium", "high", "critical")
@@ -99,27 +97,20 @@ def spread(values: Sequence[float]) -> dict[str, float | None]:
     }
 
 
-def rate_fields(key: str, successes: int, n: int) -> dict[str, Any]:
-    """``{key: rate, key_ci: Wilson 95% interval}``; the rate is None when n is 0."""
-    interval = wilson(successes, n)
-    return {key: interval.estimate, f"{key}_ci": interval.as_dict()}
-
-
-def weighted_rate_fields(
-    key: str, flags: Sequence[bool] | Sequence[int], weights: Sequence[float]
-) -> dict[str, Any]:
+def weighted_rate(flags: Sequence[bool] | Sequence[int], weights: Sequence[float]) -> Interval:
     """A weighted rate with a Wilson interval at Kish's effective sample size.
 
     ``n_eff = (sum w)^2 / sum w^2``: equal weights give n itself; uneven weights, fewer.
     """
     total = sum(weights)
     if not flags or total <= 0:
-        return {key: None, f"{key}_ci": wilson(0, 0).as_dict()}
+        return wilson(0, 0)
     rate = sum(w for f, w in zip(flags, weights, strict=True) if f) / total
     n_eff = total * total / sum(w * w for w in weights)
     low, high = _wilson_bounds(rate, n_eff)
-    interval = {"estimate": rate, "low": low, "high": high, "n": round(n_eff, 3)}
-    return {key: rate, f"{key}_ci": interval | {"method": "wilson_kish", "confidence": 0.95}}
+    return Interval(
+        estimate=rate, low=low, high=high, n=round(n_eff, 3), method="wilson_kish", level=0.95
+    )
 
 
 def _wilson_bounds(p: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:

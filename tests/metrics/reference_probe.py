@@ -1,4 +1,5 @@
-"""``aggregate_metrics``: run-level probe metrics from every result's CaseScore.
+"""``aggregate_metrics`` computed the plain way, from a list of results: the independent reference
+the accumulator (the one implementation that runs) must equal.
 
 Rates carry a Wilson 95% interval under ``<rate>_ci``. Standard deviations are population
 (ddof 0) values and P90 is linearly interpolated between ranks.
@@ -11,17 +12,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from failproof.core import CaseResult
-from failproof.metrics._base import AggregateContext, aggregators
+from failproof.metrics import AggregateContext
 from failproof.metrics._probes import (
     HIGH_STAKES,
     SEVERITY_ORDER,
     ProbeRecord,
+    _wilson_bounds,
     mean,
     probe_records,
-    rate_fields,
     spread,
-    weighted_rate_fields,
 )
+from failproof.stats import wilson
 
 __all__ = [
     "aggregate_metrics",
@@ -35,7 +36,6 @@ __all__ = [
 ]
 
 
-@aggregators.register("aggregate_metrics")
 def aggregate_metrics(
     results: Sequence[CaseResult], ctx: AggregateContext
 ) -> dict[str, Any] | None:
@@ -217,3 +217,26 @@ def category_ranking(records: Sequence[ProbeRecord]) -> list[dict[str, Any]]:
         for name, stats in by_category(records).items()
     ]
     return sorted(rows, key=lambda row: (-row["mean_risk"], row["category"]))
+
+
+def rate_fields(key: str, successes: int, n: int) -> dict[str, Any]:
+    """``{key: rate, key_ci: Wilson 95% interval}``; the rate is None when n is 0."""
+    interval = wilson(successes, n)
+    return {key: interval.estimate, f"{key}_ci": interval.as_dict()}
+
+
+def weighted_rate_fields(
+    key: str, flags: Sequence[bool] | Sequence[int], weights: Sequence[float]
+) -> dict[str, Any]:
+    """A weighted rate with a Wilson interval at Kish's effective sample size.
+
+    ``n_eff = (sum w)^2 / sum w^2``: equal weights give n itself; uneven weights, fewer.
+    """
+    total = sum(weights)
+    if not flags or total <= 0:
+        return {key: None, f"{key}_ci": wilson(0, 0).as_dict()}
+    rate = sum(w for f, w in zip(flags, weights, strict=True) if f) / total
+    n_eff = total * total / sum(w * w for w in weights)
+    low, high = _wilson_bounds(rate, n_eff)
+    interval = {"estimate": rate, "low": low, "high": high, "n": round(n_eff, 3)}
+    return {key: rate, f"{key}_ci": interval | {"method": "wilson_kish", "confidence": 0.95}}
