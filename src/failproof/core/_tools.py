@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from failproof.guard import ref_problems
 
-__all__ = ["ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
+__all__ = ["ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 

@@ -49,9 +49,11 @@ class McpTools:
                 if not wanted or tool.name in taken or not _TOOL_NAME.match(tool.name):
                     continue
                 schema = tool.input_schema or _EMPTY
-                specs.append(
-                    ToolSpec(name=tool.name, description=tool.description, parameters=schema)
-                )
+                try:
+                    spec = ToolSpec(name=tool.name, description=tool.description, parameters=schema)
+                except ValueError:  # a schema failproof refuses ($ref outside it): not offered
+                    continue
+                specs.append(spec)
                 taken.add(tool.name)
                 self.owners[tool.name] = connection
         return specs
