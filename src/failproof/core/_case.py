@@ -249,7 +249,7 @@ class Case(_Strict):
     @model_validator(mode="after")
     def _tools_or_turns(self) -> Case:
         if (self.tools or self.mcp_servers) and self.turns:
-            raise ValueError("a case may have tools or turns, not both (mcp_servers count as tools)")
+            raise ValueError("a case may have tools or turns, not both (mcp_servers are tools)")
         names = [t.name for t in self.tools]
         if len(set(names)) != len(names):
             raise ValueError("two tools have the same name")
