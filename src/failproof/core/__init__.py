@@ -48,7 +48,7 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import ForbiddenCall, McpServer, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
@@ -63,6 +63,7 @@ __all__ = [
     "Expect",
     "ForbiddenCall",
     "Interval",
+    "McpServer",
     "Message",
     "Number",
     "OpenModel",
@@ -141,6 +142,6 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "check_taxonomy_id",
                 "taxonomy_catalogue",
             ),
-            "._tools": ("ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
+            "._tools": ("ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse"),
         },
     )
