@@ -137,3 +137,33 @@ def test_the_packages_stack_as_floors_with_no_loop() -> None:
         floor = [n for n in deps if n not in placed and deps[n] <= set(placed)]
         assert floor, f"an import loop among {sorted(set(deps) - set(placed))}"
         placed += floor
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Each private module's imports of other failproof modules, function-level ones included."""
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        name = ".".join(path.with_suffix("").relative_to(PACKAGE.parent).parts)
+        graph[name] = {
+            node.module
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("failproof.")
+        }
+    return graph
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    graph = _module_imports()
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        for dep in sorted(graph.get(name, ()) & set(graph)):
+            assert dep not in path, f"an import loop: {' -> '.join((*path, dep))}"
+            if dep not in done:
+                visit(dep, (*path, dep))
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, (name,))

@@ -7,7 +7,8 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.store._mcp import McpScanRow
     from failproof.store._migrations import MIGRATIONS
-    from failproof.store._store import ResultRow, RunSummary, Store, load_result
+    from failproof.store._rows import load_result
+    from failproof.store._store import ResultRow, RunSummary, Store
     from failproof.store._stream import StoredResults
 
 __all__ = [
@@ -26,7 +27,8 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
         {
             "._mcp": ("McpScanRow",),
             "._migrations": ("MIGRATIONS",),
-            "._store": ("ResultRow", "RunSummary", "Store", "load_result"),
+            "._rows": ("load_result",),
+            "._store": ("ResultRow", "RunSummary", "Store"),
             "._stream": ("StoredResults",),
         },
     )

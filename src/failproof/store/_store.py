@@ -14,12 +14,13 @@ from typing import Any, Self
 
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
-from failproof.guard import clean_data, redact
+from failproof.guard import redact
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
+from failproof.store._rows import load_result
 from failproof.store._stream import StoredResults
 
-__all__ = ["ResultRow", "RunSummary", "Store", "load_result"]
+__all__ = ["ResultRow", "RunSummary", "Store"]
 
 #: A stored result as its row: suite, case id, sample, primary class, the result's JSON.
 ResultRow = tuple[str, str, int, str, str]
@@ -41,14 +42,6 @@ def _try_lock(fd: int) -> bool:
 def _dumps(value: Any) -> str:
     """JSON for a column: every secret failproof knows is redacted before it is written."""
     return redact(json.dumps(value, default=str))
-
-
-def load_result(blob: str) -> CaseResult:
-    """A stored result; text that is not valid Unicode (lone surrogates) is repaired, not fatal."""
-    try:
-        return CaseResult.model_validate_json(blob)
-    except ValueError:
-        return CaseResult.model_validate(clean_data(json.loads(blob))[0])
 
 
 _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"

@@ -16,6 +16,7 @@ from typing import overload
 
 from failproof.core import CaseResult
 from failproof.errors import StoreError
+from failproof.store._rows import load_result
 
 __all__ = ["StoredResults"]
 
@@ -80,8 +81,6 @@ class StoredResults(Sequence[CaseResult]):
 
     def chunks(self) -> Iterator[list[CaseResult]]:
         """The results, ``chunk`` at a time."""
-        from failproof.store._store import load_result
-
         with closing(self._connect()) as db:
             rows = db.execute(_COLUMNS + _ORDER, (self.run_id, self.chunk)).fetchall()
             while rows:
@@ -138,8 +137,6 @@ class StoredResults(Sequence[CaseResult]):
 
     def at(self, index: int) -> CaseResult:
         """The result at position ``index`` of the order."""
-        from failproof.store._store import load_result
-
         with closing(self._connect()) as db:
             row = db.execute(
                 "SELECT result_json FROM results WHERE run_id = ? "
