@@ -32,7 +32,7 @@ BUDGET = {
     "judge": 20,
     "judgment": 42,
     "mcp": 26,
-    "metrics": 27,
+    "metrics": 28,
     "registry": 5,
     "report": 38,
     "runner": 34,

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.metrics._accumulate import Accumulator, TopN, accumulators, fold
+    from failproof.metrics._accumulate import Accumulator, TopN, accumulators, fold, folded
     from failproof.metrics._base import (
         AggregateContext,
         Aggregator,
@@ -52,6 +52,7 @@ __all__ = [
     "context_for",
     "declare_section",
     "fold",
+    "folded",
     "latency_summary",
     "overall_run_score",
     "pair_variants",
@@ -66,7 +67,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
     __getattr__, __dir__ = lazy_exports(
         __name__,
         {
-            "._accumulate": ("Accumulator", "TopN", "accumulators", "fold"),
+            "._accumulate": ("Accumulator", "TopN", "accumulators", "fold", "folded"),
             "._base": (
                 "AggregateContext",
                 "Aggregator",

@@ -16,23 +16,23 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from failproof.config import JudgeSettings, SafeConfig, ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
-from failproof.metrics import AggregateContext, accumulators, aggregators
+from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
 from failproof.safe._report import build_safe_report
 from failproof.safe._result import SafeResult
 from failproof.safe._scoring import score_record
+from failproof.safe._section import SafeBatchReport
 from failproof.safe._semantic import MiniLmEmbedder
 from failproof.scoring import Evidence, Scorer, scorers
 
-__all__ = ["SafeAccumulator", "SafeV0Scorer", "safe_v0_section"]
+__all__ = ["SafeAccumulator", "SafeV0Scorer"]
 
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
 
@@ -112,15 +112,6 @@ class SafeV0Scorer(Scorer):
         return {"config": self.safe.file_view()}
 
 
-@aggregators.register("safe_v0")
-def safe_v0_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
-    """The SAFE v0 batch report of the run's SAFE cases (per-case scorecards stay in results)."""
-    accumulator = SafeAccumulator(ctx)
-    for result in results:
-        accumulator.add(result)
-    return accumulator.finish()
-
-
 class SafeAccumulator:
     """The SAFE v0 batch report in one pass: keeps each SAFE case's scorecard (the batch report
     is computed from them all), never the case's output."""
@@ -135,15 +126,16 @@ class SafeAccumulator:
             self.scored.append(SafeResult.from_model(result.safe_v0))
             self.suites.add(result.suite)
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> SafeBatchReport | None:
         if not self.scored:
             return None
         concern = ",".join(sorted(self.suites))
         report = build_safe_report(self.scored, recorded_safe_config(self.ctx), concern_id=concern)
-        return report.to_json(with_results=False)
+        return SafeBatchReport.model_validate(report.to_json(with_results=False))
 
 
 accumulators.register("safe_v0")(SafeAccumulator)
+aggregators.register("safe_v0")(folded(SafeAccumulator))
 
 
 def recorded_safe_config(ctx: AggregateContext) -> SafeConfig:
