@@ -18,7 +18,7 @@ from pydantic import (
 
 from failproof.core._regex import re2_problem
 from failproof.core._severity import Severity
-from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, schema_refs_inside
 
 __all__ = [
     "MAX_TURNS",
@@ -99,6 +99,11 @@ class Expect(_Strict):
         description="Tool calls the model must not make (any call of a tool, or one with "
         "forbidden arguments): unsafe_tool_call.",
     )
+
+    @field_validator("json_schema")
+    @classmethod
+    def _refs_inside(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if schema is None else schema_refs_inside(schema)
 
     @field_validator("must_match", "must_not_match")
     @classmethod

@@ -11,6 +11,8 @@
 * `load_yaml` / `read_yaml` / `compose_yaml`: the one YAML reader, within `YamlLimits` (size,
   depth, alias expansion, nodes; duplicate keys refused); `decode_text` and `read_limited` for
   any file from outside. Each refusal is an `UnreadableInput` naming the source and line.
+* `ref_problems` / `offline_validator`: JSON Schema references resolved inside the schema only,
+  never fetched.
 """
 
 from typing import TYPE_CHECKING
@@ -20,7 +22,12 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.guard._files import atomic_write_text, atomic_writer
     from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
-    from failproof.guard._schema import linear_validator, regex_problems
+    from failproof.guard._schema import (
+        linear_validator,
+        offline_validator,
+        ref_problems,
+        regex_problems,
+    )
     from failproof.guard._secrets import (
         REDACTED,
         RedactingStream,
@@ -63,11 +70,13 @@ __all__ = [
     "linear_validator",
     "load_yaml",
     "loads_json",
+    "offline_validator",
     "read_limited",
     "read_yaml",
     "redact",
     "redact_data",
     "redacting_std_streams",
+    "ref_problems",
     "regex_problems",
     "strip_controls",
     "unique_object",
@@ -78,7 +87,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "._files": ("atomic_write_text", "atomic_writer"),
         "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
-        "._schema": ("linear_validator", "regex_problems"),
+        "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
         "._secrets": (
             "REDACTED",
             "RedactingStream",
