@@ -11,7 +11,6 @@ from failproof.cli._app import app
 from failproof.cli._output import stderr
 from failproof.core._severity import Severity
 from failproof.errors import InputError
-from failproof.guard import atomic_write_text
 
 if TYPE_CHECKING:
     from failproof.importers import ImportResult
@@ -39,6 +38,8 @@ EncodingOpt = Annotated[
 
 
 def _write(result: ImportResult, output: Path | None) -> None:
+    from failproof.guard import atomic_write_text
+
     path = output or Path(f"{result.data['suite']}.yaml")
     suite = result.validate(str(path))
     if output is None and path.exists():

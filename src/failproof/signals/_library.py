@@ -119,7 +119,8 @@ def _read_yaml(path: Path) -> object:
     except OSError as exc:
         raise PatternError(f"{path}: cannot read pattern file: {exc}") from None
     except UnreadableInput as exc:
-        raise PatternError(str(exc)) from None
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise PatternError(f"{where}: not valid YAML: {exc.message}", hint=exc.hint) from None
 
 
 def _parse(path: Path, data: object) -> PatternFile:
