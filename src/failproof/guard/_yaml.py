@@ -276,16 +276,22 @@ def _too_deep(source: str, line: int | None, limits: YamlLimits) -> UnreadableIn
     )
 
 
+_COLLECTIONS = (yaml.MappingNode, yaml.SequenceNode)
+
+
 class _TreeCheck:
     """One walk of the node tree (no recursion): depth and size with aliases expanded, each
-    node visited once, duplicate keys."""
+    collection visited once (a scalar counts one wherever it appears), duplicate keys."""
 
     def __init__(self, source: str, limits: YamlLimits) -> None:
         self.source, self.limits = source, limits
         self.size: dict[int, int] = {}
         self.height: dict[int, int] = {}
+        self.written = 0
 
     def run(self, root: yaml.Node) -> None:
+        if not isinstance(root, _COLLECTIONS):
+            return
         stack: list[tuple[yaml.Node, bool]] = [(root, False)]
         open_nodes: set[int] = set()
         while stack:
@@ -294,36 +300,39 @@ class _TreeCheck:
             if done:
                 open_nodes.discard(key)
                 self._finish(node)
-                continue
-            if key in self.size:
-                continue
-            if key in open_nodes:
+            elif key in open_nodes:
                 raise UnreadableInput(
                     "a YAML alias refers to the node that contains it",
                     source=self.source,
                     line=_line(node),
                 )
-            open_nodes.add(key)
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(_children(node)))
-        written = len(self.size)
+            elif key not in self.size:
+                open_nodes.add(key)
+                stack.append((node, True))
+                stack.extend((c, False) for c in _children(node) if isinstance(c, _COLLECTIONS))
         expanded = self.size[id(root)]
-        if expanded - written > self.limits.max_alias_expansion:
+        if expanded - self.written > self.limits.max_alias_expansion:
             raise UnreadableInput(
-                f"YAML aliases expand to {expanded:,} nodes from {written:,} written (more than "
-                f"{self.limits.max_alias_expansion:,} repeated); refusing an alias bomb",
+                f"YAML aliases expand to {expanded:,} nodes from {self.written:,} written (more "
+                f"than {self.limits.max_alias_expansion:,} repeated); refusing an alias bomb",
                 source=self.source,
                 hint="write the repeated parts out instead of repeating aliases",
             )
 
     def _finish(self, node: yaml.Node) -> None:
-        children = _children(node)
+        size, height = 1, 1
+        values = node.value
         if isinstance(node, yaml.MappingNode):
             _reject_duplicate_keys(node, self.source)
-        size = 1 + sum(self.size[id(c)] for c in children)
-        height = 1 + max((self.height[id(c)] for c in children), default=0)
-        if isinstance(node, yaml.MappingNode):  # a key and its value are one level
-            height = 1 + max((self.height[id(v)] for _, v in node.value), default=0)
+            for k, v in values:
+                size += self._size(k)
+                height = max(height, 1 + self._height(v))  # a key and its value: one level
+            size += sum(self._size(v) for _, v in values)
+        else:
+            for item in values:
+                size += self._size(item)
+                height = max(height, 1 + self._height(item))
+        self.written += 1 + sum(2 if isinstance(node, yaml.MappingNode) else 1 for _ in values)
         self.size[id(node)], self.height[id(node)] = size, height
         if height > self.limits.max_depth:
             raise _too_deep(self.source, _line(node), self.limits)
@@ -336,13 +345,17 @@ class _TreeCheck:
                 hint="write the repeated parts out instead of repeating aliases",
             )
 
+    def _size(self, node: yaml.Node) -> int:
+        return self.size[id(node)] if isinstance(node, _COLLECTIONS) else 1
+
+    def _height(self, node: yaml.Node) -> int:
+        return self.height[id(node)] if isinstance(node, _COLLECTIONS) else 1
+
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    return []
+    return list(node.value)
 
 
 def _line(node: yaml.Node) -> int:
@@ -350,6 +363,9 @@ def _line(node: yaml.Node) -> int:
 
 
 def _reject_duplicate_keys(node: yaml.MappingNode, source: str) -> None:
+    names = [(k.tag, k.value) for k, _ in node.value if isinstance(k, yaml.ScalarNode)]
+    if len(set(names)) == len(names):
+        return
     seen: set[tuple[str, str]] = set()
     for key, _ in node.value:
         if not isinstance(key, yaml.ScalarNode):

@@ -175,6 +175,11 @@ def import_garak(
     summary = ImportSummary(source=path.name)
     taken: set[str] = set()
     attempts = _attempts(path, encoding)
+    if not attempts:
+        raise InputError(
+            f"{path}: no garak attempt entries (entry_type 'attempt')",
+            hint="give the report.jsonl garak writes (not the hitlog or the HTML report)",
+        )
     cases = [c for n, e in attempts if (c := _case(n, e, taken, summary)) is not None]
     summary.cases = len(cases)
     for case in cases:

@@ -52,6 +52,11 @@ __all__ = ["import_promptfoo"]
 
 _VAR = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 _TEMPLATE_LEFT = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+#: Sections that make tests only when promptfoo runs.
+_NOT_READ = {
+    "scenarios": "scenarios (tests times configs) not read",
+    "redteam": "promptfoo generates red-team tests when it runs: not read",
+}
 #: Most cases one test's list-valued vars may expand to.
 MAX_VAR_EXPANSION = 1000
 
@@ -235,6 +240,8 @@ def _case(
     metadata: dict[str, Any] = {"promptfoo_test": test.where, "promptfoo_prompt": prompt.where}
     if test.description:
         metadata["description"] = test.description
+    if test.metadata:
+        metadata["promptfoo_metadata"] = test.metadata
     case["metadata"] = metadata
     return case
 
@@ -270,6 +277,9 @@ def import_promptfoo(
     found = load_config(path, refs)
     summary = ImportSummary(source=path.name)
     default = _default_test(found.data.get("defaultTest"), refs, summary)
+    for section, why in _NOT_READ.items():
+        if found.data.get(section):
+            summary.miss(f"{section}: {why}", found.where(section, 0))
     prompts, tests = load_prompts(found, refs, summary), load_tests(found, refs, summary)
     taken: set[str] = set()
     cases = []
@@ -301,4 +311,4 @@ def _default_test(raw: Any, refs: FileRefs, summary: ImportSummary) -> Test:
     if not isinstance(raw, dict):
         summary.miss("defaultTest that is not a mapping: not read", "defaultTest")
         return Test(where="defaultTest")
-    return to_test(raw, "defaultTest", summary)
+    return to_test(raw, "defaultTest", summary, refs)
