@@ -465,3 +465,27 @@ def test_a_garak_file_without_attempts_says_which_file_garak_writes(tmp_path: Pa
     with pytest.raises(InputError, match="no garak attempt entries") as caught:
         import_garak(path)
     assert "report.jsonl" in (caught.value.hint or "")
+
+
+def test_a_glob_reads_the_files_it_matches_not_the_folders(tmp_path: Path) -> None:
+    (tmp_path / "prompts" / "drafts").mkdir(parents=True)
+    (tmp_path / "prompts" / "a.txt").write_text("A {{q}}", encoding="utf-8")
+    (tmp_path / "prompts" / "b.md").write_text("B {{q}}", encoding="utf-8")
+    path = _config(tmp_path, "prompts: [file://prompts/*]\ntests:\n  - vars: {q: x}\n")
+    assert _inputs(path) == ["A x", "B x"]
+
+
+def test_vars_schemas_and_defaults_made_by_code_are_never_run(tmp_path: Path) -> None:
+    (tmp_path / "make.py").write_text("raise SystemExit('ran')\n", encoding="utf-8")
+    text = (
+        "prompts: ['{{q}}']\ndefaultTest: file://make.py\ntests:\n"
+        "  - vars: {q: file://make.py:build}\n"
+        "  - vars: {q: plain}\n    assert: [{type: is-json, value: file://make.py}]\n"
+    )
+    result = import_promptfoo(_config(tmp_path, text))
+    assert [c.input for c in result.validate("s.yaml").cases] == ["plain"]
+    assert result.summary.skipped == {"var made by code (file://make.py:build): not run": 1}
+    assert set(result.summary.unmapped) == {
+        "defaultTest that is not a mapping: not read",
+        "assert is-json: the schema is not an object (or a file:// it names could not be read)",
+    }

@@ -57,7 +57,10 @@ class FileRefs:
         if not name:
             raise InputError(f"{where}: an empty file reference")
         pattern = str(self.base / Path(name).expanduser())
-        found = sorted(glob.glob(pattern, recursive=True)) if glob.has_magic(name) else [pattern]
+        if glob.has_magic(name):  # a glob's folders are not files it names
+            found = sorted(p for p in glob.glob(pattern, recursive=True) if not Path(p).is_dir())
+        else:
+            found = [pattern]
         if not found:
             raise InputError(
                 f"{where}: {ref} matches no file", hint=f"paths are relative to {self.base}"

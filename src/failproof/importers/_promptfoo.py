@@ -34,11 +34,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from failproof.errors import InputError
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import FileRefs
 from failproof.importers._promptfoo_assert import apply_assertion, scalar_text
 from failproof.importers._promptfoo_files import (
+    CodeRef,
     Prompt,
     Test,
     load_config,
@@ -141,12 +141,9 @@ def _file_vars(
 ) -> dict[str, Any] | None:
     out = {}
     for name, value in variables.items():
-        try:
-            out[name] = read_value(value, refs, where)
-        except Exception as exc:
-            if isinstance(exc, InputError):
-                raise
-            summary.skip(f"var {name} from code ({value}): not run")
+        out[name] = read_value(value, refs, where)
+        if isinstance(out[name], CodeRef):
+            summary.skip(f"var made by code ({value}): not run")
             return None
     return out
 

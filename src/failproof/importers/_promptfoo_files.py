@@ -24,9 +24,17 @@ from failproof.importers._common import ImportSummary
 from failproof.importers._files import FileRefs, csv_rows
 from failproof.importers._promptfoo_assert import parse_csv_assertion
 
-__all__ = ["Prompt", "Test", "load_config", "load_prompts", "load_tests", "read_value"]
+__all__ = [
+    "CodeRef",
+    "Prompt",
+    "Test",
+    "load_config",
+    "load_prompts",
+    "load_tests",
+    "read_value",
+    "to_test",
+]
 
-_TEXT_SUFFIXES = (".txt", ".md", ".j2", ".njk", ".prompt", "")
 _CODE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".go")
 #: ``file://prompts.py:make_prompt``: a function in a code file.
 _CODE_FUNCTION = re.compile(r"(\.(?:py|js|mjs|cjs|ts)):[\w.]+$")
@@ -103,20 +111,24 @@ def load_config(path: Path, refs: FileRefs) -> Located:
 
 
 def read_value(value: Any, refs: FileRefs, where: str) -> Any:
-    """A var or schema that is ``file://...``: the file's text (or data, for JSON and YAML)."""
+    """A var or schema that is ``file://...``: the file's text (or data, for JSON and YAML);
+    a `CodeRef` for code (``file://vars.py``, ``file://make.js:fn``)."""
     if not (isinstance(value, str) and value.startswith("file://")):
         return value
-    (path,) = refs.paths(value, where)[:1]
+    (path,) = refs.paths(_CODE_FUNCTION.sub(r"\1", value), where)[:1]
     if path.suffix.lower() in _CODE_SUFFIXES:
-        raise _CodeFile(f"{value} is code")
+        return CodeRef(value)
     text = refs.read(path)
     if path.suffix.lower() in (".json", ".yaml", ".yml"):
         return _parse_data(text, path)
     return text
 
 
-class _CodeFile(Exception):
-    """A reference to code (a prompt or var function): not something an importer runs."""
+@dataclass(frozen=True)
+class CodeRef:
+    """A reference to code (a var or schema made by a function): never run by an importer."""
+
+    ref: str
 
 
 def _parse_data(text: str, path: Path) -> Any:
