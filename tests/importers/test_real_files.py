@@ -489,3 +489,39 @@ def test_vars_schemas_and_defaults_made_by_code_are_never_run(tmp_path: Path) ->
         "defaultTest that is not a mapping: not read",
         "assert is-json: the schema is not an object (or a file:// it names could not be read)",
     }
+
+
+@pytest.mark.parametrize(
+    ("chat", "system", "user"),
+    [
+        pytest.param(
+            '[{"role": "developer", "content": "Be brief."}, {"role": "user", "content": "{{q}}"}]',
+            "Be brief.",
+            "hi",
+            id="developer-is-system",
+        ),
+        pytest.param(
+            '[{"role": "user", "content": [{"type": "text", "text": "{{q}}"},'
+            ' {"type": "image_url", "image_url": {"url": "x.png"}}]}]',
+            None,
+            "hi",
+            id="content-parts",
+        ),
+    ],
+)
+def test_chat_prompts_as_openai_writes_them(
+    tmp_path: Path, chat: str, system: str | None, user: str
+) -> None:
+    (tmp_path / "chat.json").write_text(chat, encoding="utf-8")
+    path = _config(tmp_path, "prompts: [file://chat.json]\ntests:\n  - vars: {q: hi}\n")
+    case = import_promptfoo(path).validate("s.yaml").cases[0]
+    assert (case.system, case.input) == (system, user)
+
+
+def test_a_chat_prompt_with_a_tool_turn_is_skipped_and_counted(tmp_path: Path) -> None:
+    chat = '[{"role": "user", "content": "{{q}}"}, {"role": "tool", "content": "42"}]'
+    (tmp_path / "chat.json").write_text(chat, encoding="utf-8")
+    result = import_promptfoo(
+        _config(tmp_path, "prompts: [file://chat.json]\ntests: [{vars: {q: a}}]\n")
+    )
+    assert result.summary.skipped == {"chat prompt with a tool or function turn: not read": 1}

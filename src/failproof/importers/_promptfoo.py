@@ -93,22 +93,32 @@ def _fill(template: str, variables: dict[str, Any]) -> tuple[str, list[str]]:
     return _VAR.sub(one, template), missing
 
 
+def _content(content: Any) -> str:
+    """A message's content: text, or the text parts of a list of parts (images dropped)."""
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict)]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return _var_text(content)
+
+
 def _messages(text: str) -> tuple[str | None, Any]:
-    """A chat prompt (JSON list of role/content) as (system, input); plain text as (None, text)."""
+    """A chat prompt (JSON list of role/content) as (system, input); plain text as (None, text).
+    ``developer`` is OpenAI's newer name for ``system``."""
     try:
         chat = json.loads(text)
     except (ValueError, RecursionError):
         return None, text
     if not isinstance(chat, list) or not all(isinstance(m, dict) and "role" in m for m in chat):
         return None, text
-    system = "\n\n".join(_var_text(m.get("content")) for m in chat if m["role"] == "system")
+    system_roles = ("system", "developer")
+    system = "\n\n".join(_content(m.get("content")) for m in chat if m["role"] in system_roles)
     turns = [
-        {"role": str(m["role"]), "content": _var_text(m.get("content"))}
+        {"role": str(m["role"]), "content": _content(m.get("content"))}
         for m in chat
-        if m["role"] != "system"
+        if m["role"] not in system_roles
     ]
     if not turns:
-        return system or None, ""
+        return None, text
     return system or None, turns[0]["content"] if len(turns) == 1 else turns
 
 
@@ -204,6 +214,9 @@ def _input(
         user = _filled(turns, variables, missing)
     if missing:
         summary.skip(f"prompt variable without a value ({', '.join(sorted(set(missing)))})")
+        return None
+    if isinstance(user, list) and any(t["role"] not in ("user", "assistant") for t in user):
+        summary.skip("chat prompt with a tool or function turn: not read")
         return None
     if any(_TEMPLATE_LEFT.search(t) for t in _texts(system, user)):
         summary.skip("prompt with Nunjucks filters or tags: not rendered")
