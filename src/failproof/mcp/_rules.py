@@ -7,10 +7,10 @@ from importlib import resources
 from typing import Any
 
 import re2
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core import Severity
+from failproof.guard import load_yaml
 
 __all__ = ["Match", "Rule", "RuleBook", "rulebook"]
 
@@ -81,4 +81,4 @@ def _compiled(book: RuleBook, rule_ids: tuple[str, ...]) -> Any:
 def rulebook() -> RuleBook:
     """The shipped rules (read and checked once per process)."""
     text = resources.files("failproof.mcp").joinpath("data/rules.yaml").read_text("utf-8")
-    return RuleBook.model_validate(yaml.safe_load(text))
+    return RuleBook.model_validate(load_yaml(text, source="rules.yaml"))
