@@ -8,6 +8,9 @@
   and escape sequences shown as ``\\xNN``).
 * `atomic_write_text`, `atomic_writer`: a file replaced in one step, never left half written.
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
+* `load_yaml` / `read_yaml` / `compose_yaml`: the one YAML reader, within `YamlLimits` (size,
+  depth, alias expansion, nodes; duplicate keys refused); `decode_text` and `read_limited` for
+  any file from outside. Each refusal is an `UnreadableInput` naming the source and line.
 * `ref_problems` / `offline_validator`: JSON Schema references resolved inside the schema only,
   never fetched.
 """
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
         regex_problems,
     )
     from failproof.guard._secrets import (
+        REDACTED,
+        RedactingStream,
         add_secret,
         forget_secrets,
         redact,
@@ -33,19 +38,41 @@ if TYPE_CHECKING:
         redacting_std_streams,
     )
     from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
+    from failproof.guard._yaml import (
+        YAML_LIMITS,
+        UnreadableInput,
+        YamlLimits,
+        compose_yaml,
+        construct_yaml,
+        decode_text,
+        load_yaml,
+        read_limited,
+        read_yaml,
+    )
 
 __all__ = [
+    "REDACTED",
+    "YAML_LIMITS",
     "DuplicateKeyError",
+    "RedactingStream",
+    "UnreadableInput",
+    "YamlLimits",
     "add_secret",
     "atomic_write_text",
     "atomic_writer",
     "clean_data",
     "clean_text",
+    "compose_yaml",
+    "construct_yaml",
+    "decode_text",
     "for_console",
     "forget_secrets",
     "linear_validator",
+    "load_yaml",
     "loads_json",
     "offline_validator",
+    "read_limited",
+    "read_yaml",
     "redact",
     "redact_data",
     "redacting_std_streams",
@@ -63,6 +90,8 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
             "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
             "._secrets": (
+                "REDACTED",
+                "RedactingStream",
                 "add_secret",
                 "forget_secrets",
                 "redact",
@@ -70,5 +99,16 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "redacting_std_streams",
             ),
             "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
+            "._yaml": (
+                "YAML_LIMITS",
+                "UnreadableInput",
+                "YamlLimits",
+                "compose_yaml",
+                "construct_yaml",
+                "decode_text",
+                "load_yaml",
+                "read_limited",
+                "read_yaml",
+            ),
         },
     )
