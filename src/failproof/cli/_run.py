@@ -238,7 +238,7 @@ def run(
         typer.Option(
             "--target",
             "-t",
-            help="openai:MODEL, http:URL, python:mod:fn, exec:CMD, "
+            help="openai:MODEL, litellm:PROVIDER/MODEL, http:URL, python:mod:fn, exec:CMD, "
             "local[:FILE.gguf], replay:FILE, mock.",
         ),
     ] = None,
