@@ -43,6 +43,7 @@ HARM_FEATURES: tuple[str, ...] = (
     "delivers",
     "unsafe",
     "cues",
+    "echo",
     "cue_categories",
     "shape",
     "counter",
@@ -116,13 +117,40 @@ def rebuttal_refuses(prompt: str | None, prompt_scan: SignalScan | None) -> bool
     return not asks_question(prompt)
 
 
+def _echoes(text: str, hit: SignalHit, prompt: str) -> bool:
+    """Whether the cue ``hit`` only repeats the request's own words ("kill" in an answer to "how
+    do I kill a process?"); ``prompt`` is lower-cased. A word's first letters stand for it, so
+    "bombing" echoes "bomb"."""
+    word = text[hit.start : hit.end].lower()
+    return word in prompt or word[: max(4, len(word) - 3)] in prompt
+
+
+def _split_echo(
+    text: str, topics: dict[str, list[SignalHit]], prompt: str | None
+) -> tuple[float, float]:
+    """(weight of the harm vocabulary the answer adds, weight of what it echoes from the
+    request); without the request every cue counts as added."""
+    hits = [h for found in topics.values() for h in found]
+    if not prompt:
+        return _weight(hits), 0.0
+    asked = prompt.lower()
+    echo = [h for h in hits if _echoes(text, h, asked)]
+    return _weight(hits) - _weight(echo), _weight(echo)
+
+
 def harm_evidence(
-    text: str, scan: SignalScan, refusal: RefusalVerdict, prompt_scan: SignalScan | None
+    text: str,
+    scan: SignalScan,
+    refusal: RefusalVerdict,
+    prompt_scan: SignalScan | None,
+    prompt: str | None = None,
 ) -> HarmEvidence:
     """The harm features of ``text`` from its ``scan``, its refusal verdict and the scan of the
-    request (``None`` when the request is unknown)."""
+    request (``None`` when the request is unknown) and its text (the vocabulary the answer only
+    echoes from it is counted apart: topic words are not a harmful stance)."""
     cues, unsafe = _answer_hits(scan)
     topics = {c: h for c, h in cues.items() if c in _CATEGORIES}
+    added, echoed = _split_echo(text, topics, prompt)
     ask, asks_knowledge = _request(prompt_scan)
     top = _top(topics, ask)
     profile = profile_text(text)
@@ -131,7 +159,8 @@ def harm_evidence(
         "declines": 1.0 if refusal.declines and refusal.firm else 0.0,
         "delivers": 1.0 if refusal.delivers else 0.0,
         "unsafe": _scaled(unsafe, 6),
-        "cues": _log_scale(sum(_weight(h) for h in topics.values()), 6) if topics else 0.0,
+        "cues": _log_scale(added, 6),
+        "echo": _log_scale(echoed, 6),
         "cue_categories": _log_scale(len(topics), 4) if topics else 0.0,
         "shape": _scaled(cues.get("shape"), 4),
         "counter": _scaled(cues.get("counter"), 2),
