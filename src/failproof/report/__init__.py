@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     from failproof.report._compare import (
         CaseChange,
         Comparison,
+        Point,
         RunSide,
         Shift,
         SuiteShift,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
         build_report_streaming,
     )
     from failproof.report._page import asset, content_security_policy, render_page
+    from failproof.report._present import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
     from failproof.report._schema import report_json_schema
     from failproof.report._side_by_side import (
@@ -51,6 +53,7 @@ __all__ = [
     "JUnitRenderer",
     "JsonRenderer",
     "MarkdownRenderer",
+    "Point",
     "Renderer",
     "Report",
     "RunSide",
@@ -67,6 +70,7 @@ __all__ = [
     "compare_reports",
     "content_security_policy",
     "exit_code",
+    "headline",
     "load_report",
     "mcnemar_p",
     "md_code",
@@ -88,6 +92,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._compare": (
                 "CaseChange",
                 "Comparison",
+                "Point",
                 "RunSide",
                 "Shift",
                 "SuiteShift",
@@ -109,6 +114,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "build_report_streaming",
             ),
             "._page": ("asset", "content_security_policy", "render_page"),
+            "._present": ("headline",),
             "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
             "._schema": ("report_json_schema",),
             "._side_by_side": (
