@@ -155,11 +155,19 @@ def forget_secrets() -> None:
 def redact(text: str) -> str:
     """``text`` with every known secret, in any of its forms, replaced by ``[redacted]``."""
     for pattern in tuple(_patterns):
-        try:
-            text = pattern.sub(REDACTED, text)
-        except UnicodeEncodeError:  # lone surrogates (RE2 reads UTF-8): the runs between them
-            text = _UNENCODABLE_FREE.sub(lambda m, p=pattern: p.sub(REDACTED, m.group()), text)
+        text = _redacted(pattern, text)
     return text
+
+
+def _redacted(pattern: Any, text: str) -> str:
+    try:
+        return str(pattern.sub(REDACTED, text))
+    except UnicodeEncodeError:  # lone surrogates (RE2 reads UTF-8): the runs between them
+
+        def run(match: re.Match[str]) -> str:
+            return str(pattern.sub(REDACTED, match.group()))
+
+        return _UNENCODABLE_FREE.sub(run, text)
 
 
 def redact_data(value: Any) -> Any:
