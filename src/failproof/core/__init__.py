@@ -60,11 +60,12 @@ if TYPE_CHECKING:
         Summary,
     )
     from failproof.core._suite import Suite
-    from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import MAX_TOOL_CALLS, ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOKENS",
+    "MAX_TOOL_CALLS",
     "MAX_TURNS",
     "PRIMARY_CLASSES",
     "AggregateMetrics",
@@ -174,6 +175,6 @@ __getattr__, __dir__ = lazy_exports(
             "Summary",
         ),
         "._suite": ("Suite",),
-        "._tools": ("ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
+        "._tools": ("MAX_TOOL_CALLS", "ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
     },
 )
