@@ -161,11 +161,13 @@ def redact(text: str) -> str:
 
 def _redacted(pattern: Any, text: str) -> str:
     try:
-        return str(pattern.sub(REDACTED, text))
+        done: str = pattern.sub(REDACTED, text)
+        return done
     except UnicodeEncodeError:  # lone surrogates (RE2 reads UTF-8): the runs between them
 
         def run(match: re.Match[str]) -> str:
-            return str(pattern.sub(REDACTED, match.group()))
+            part: str = pattern.sub(REDACTED, match.group())
+            return part
 
         return _UNENCODABLE_FREE.sub(run, text)
 
@@ -190,6 +192,10 @@ class RedactingStream:
         self.stream = stream
 
     def write(self, text: str) -> int:
+        if isinstance(text, bytes | bytearray):  # some writers hand over bytes
+            raw = redact(bytes(text).decode("utf-8", "surrogateescape"))
+            self.stream.write(raw.encode("utf-8", "surrogateescape"))
+            return len(text)
         self.stream.write(redact(text))
         return len(text)
 
