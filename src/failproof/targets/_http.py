@@ -178,6 +178,17 @@ def _check_headers(headers: Mapping[str, str]) -> None:
             )
 
 
+def _check_env_set(texts: Mapping[str, str]) -> None:
+    """Every ``${NAME}`` the URL and headers name is set, before any case is sent."""
+    for where, text in texts.items():
+        for name in _ENV.findall(text):
+            if os.environ.get(name) is None:
+                raise TargetError(
+                    f"the environment variable {name} is not set ({where} names it)",
+                    hint=f"export {name}=... before the run",
+                )
+
+
 class HttpTarget(Target):
     """A JSON HTTP endpoint: a body template in, a JSON path out."""
 
@@ -205,6 +216,7 @@ class HttpTarget(Target):
         self.steps = parse_json_path(json_path) if json_path else []
         self.headers = dict(headers or {})
         _check_headers(self.headers)
+        _check_env_set({"the URL": url, **{f"header {k!r}": v for k, v in self.headers.items()}})
         self.method = method.upper()
         self.concurrency = concurrency
         self.timeout_s = timeout_s

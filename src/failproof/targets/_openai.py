@@ -54,16 +54,24 @@ class OpenAIConnection:
     """Where and how to reach an OpenAI-compatible server; the key stays out of ``repr``."""
 
     def __init__(self, base_url: str, api_key: str | None, api_key_env: str) -> None:
-        self.base_url = base_url.rstrip("/")
+        parts = urlsplit(base_url)
+        #: the server's root, without its query (``query`` keeps it: api-version=...)
+        self.base_url = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+        self.query = parts.query
         self.api_key = api_key
         self.api_key_env = api_key_env
+
+    def endpoint(self, path: str) -> str:
+        """The URL of ``path`` under the base URL, the base URL's query kept after it."""
+        return f"{self.base_url}/{path}" + (f"?{self.query}" if self.query else "")
 
     def __repr__(self) -> str:
         return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
 
     def secrets(self) -> list[str]:
         """The key and any secret in the base URL: redacted from everything failproof writes."""
-        return [*([self.api_key] if self.api_key else []), *url_secrets(self.base_url)]
+        url = self.endpoint("")
+        return [*([self.api_key] if self.api_key else []), *url_secrets(url)]
 
 
 def public_url(url: str) -> str:
@@ -210,7 +218,7 @@ class OpenAITarget(Target):
         self.params = dict(params or {})
         self.concurrency = concurrency
         self.timeout_s = timeout_s
-        self.url = f"{connection.base_url}/chat/completions"
+        self.url = connection.endpoint("chat/completions")
         self._headers = {"Content-Type": "application/json"}
         if connection.api_key:
             self._headers["Authorization"] = f"Bearer {connection.api_key}"
