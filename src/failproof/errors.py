@@ -21,6 +21,7 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "ExecutorLost",
     "FailproofError",
     "InputError",
     "MissingExtraError",
@@ -89,6 +90,10 @@ class PatternError(InputError):
 
 class PluginError(FailproofError):
     """A registered component is unknown, or a plugin failed to load."""
+
+
+class ExecutorLost(FailproofError):
+    """The cluster the run's work was sent to went away mid-run (what finished is stored)."""
 
 
 class TargetError(FailproofError):
