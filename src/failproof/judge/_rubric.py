@@ -28,13 +28,13 @@ _HIDDEN = f"[\\s{_ZERO_WIDTH}]*"
 #: A closing tag in any clothes a model reads as one: plain, fullwidth, entity-, percent- or
 #: backslash-escaped, with invisible characters inside, attributes, or a slash before ``>``.
 _CLOSING = re.compile(
-    "(?:<|\uff1c|\ufe64|&lt;?|&#0*60;?|&#x0*3c;?|\\\\?u003c|\\\\x3c|%3c)"
+    "(?:<|\uff1c|\ufe64|&lt;?|&#0*60;?|&#x0*3c;?|\\\\*u003c|\\\\+x3c|%3c)"
     + _HIDDEN
-    + "(?:/|\uff0f|\\\\/|&#0*47;?|&#x0*2f;?|&sol;|\\\\u002f|%2f)"
+    + "(?:\\\\*/|\uff0f|&#0*47;?|&#x0*2f;?|&sol;|\\\\+u002f|%2f)"
     + _HIDDEN
     + f"((?:[a-z_][{_ZERO_WIDTH}]*)+)"
-    + "[^<>\uff1c\uff1e\n]{0,200}?"
-    + "(?:>|\uff1e|\ufe65|&gt;?|&#0*62;?|&#x0*3e;?|\\\\?u003e|\\\\x3e|%3e)",
+    + "[^<>\uff1c\uff1e]{0,200}?"
+    + "(?:>|\uff1e|\ufe65|&gt;?|&#0*62;?|&#x0*3e;?|\\\\*u003e|\\\\+x3e|%3e)",
     re.IGNORECASE,
 )
 _INVISIBLE = re.compile(_HIDDEN)
