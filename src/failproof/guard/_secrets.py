@@ -26,8 +26,6 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 from urllib.parse import quote
 
-import re2
-
 __all__ = [
     "REDACTED",
     "RedactingStream",
@@ -140,6 +138,8 @@ def add_secret(secret: str | None) -> None:
 
 
 def _compiled(pattern: str) -> Any:
+    import re2  # only once a secret is known: the command line starts without it
+
     options = re2.Options()
     options.max_mem = 128 << 20
     return re2.compile(pattern, options)

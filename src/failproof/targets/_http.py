@@ -216,7 +216,6 @@ class HttpTarget(Target):
         self.steps = parse_json_path(json_path) if json_path else []
         self.headers = dict(headers or {})
         _check_headers(self.headers)
-        _check_env_set({"the URL": url, **{f"header {k!r}": v for k, v in self.headers.items()}})
         self.method = method.upper()
         self.concurrency = concurrency
         self.timeout_s = timeout_s
@@ -241,6 +240,11 @@ class HttpTarget(Target):
         }
 
     def check_cases(self, cases: Sequence[Case]) -> None:
+        """Before anything is sent: every ``${NAME}`` is set (values are read at each call, so a
+        token may be renewed during the run), and the body template takes every case."""
+        _check_env_set(
+            {"the URL": self.url, **{f"header {k!r}": v for k, v in self.headers.items()}}
+        )
         if not self.allow_dropped_system:
             check_template(self.body, cases)
 
