@@ -58,7 +58,14 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import MAX_TOOL_CALLS, ForbiddenCall, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import (
+        MAX_TOOL_CALLS,
+        ForbiddenCall,
+        McpServer,
+        ToolCall,
+        ToolSpec,
+        ToolUse,
+    )
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
@@ -77,6 +84,7 @@ __all__ = [
     "HarmDetail",
     "HarmJudgement",
     "Interval",
+    "McpServer",
     "Message",
     "Number",
     "OpenModel",
@@ -171,6 +179,13 @@ __getattr__, __dir__ = lazy_exports(
             "check_taxonomy_id",
             "taxonomy_catalogue",
         ),
-        "._tools": ("MAX_TOOL_CALLS", "ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
+        "._tools": (
+            "MAX_TOOL_CALLS",
+            "ForbiddenCall",
+            "McpServer",
+            "ToolCall",
+            "ToolSpec",
+            "ToolUse",
+        ),
     },
 )
