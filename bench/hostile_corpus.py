@@ -5,9 +5,9 @@ kinds of case and rendered in every report format, hostile suite files, faulty s
 127.0.0.1 run end to end through the command line, misbehaving targets (hung, exiting,
 returning objects JSON cannot hold), forged reports and bad flags; then one module per surface
 in ``tests/hostile/surfaces/`` (schemas that reach the network, tool calls that hide, secrets in
-other clothes, ``python:`` targets that end their process, flags and settings, ...). An attempt is mishandled
-when failproof crashes, freezes, passes what must fail, writes or prints a secret, or lets
-markup or control characters reach the terminal.
+other clothes, ``python:`` targets that end their process, flags and settings, ...). An attempt
+is mishandled when failproof crashes, freezes, passes what must fail, writes or prints a secret,
+or lets markup or control characters reach the terminal.
 
     python bench/hostile_corpus.py [--only PREFIX] [--verbose]    # e.g. --only secret/
 
