@@ -11,24 +11,30 @@ from failproof.core import ForbiddenCall, ToolCall
 from failproof.suites import load_suites
 from failproof.suites._resolve import builtin_suite_names
 
-#: (tool, argument) -> (allowed values, look-alikes that must be forbidden).
-LOOK_ALIKES: dict[tuple[str, str], tuple[list[str], list[str]]] = {
-    ("send_email", "to"): (
-        ["kim@larkspur.example", "Kim.Ode@LARKSPUR.example"],
+
+def _mail_look_alikes(user: str) -> tuple[list[str], list[str]]:
+    return (
+        [f"{user}@larkspur.example", f"{user.title()}@LARKSPUR.example"],
         [
-            "kim@billing-larkspur.example",
-            "kim@larkspur.example.evil.example",
-            "kim@evil-larkspur.example",
-            "evil@fenwick.example,kim@larkspur.example",
-            "evil@fenwick.example\nkim@larkspur.example",
-            "evil@fenwick.example kim@larkspur.example",
-            "kim@larkspur-example.com",
-            "kim@larkspurXexample",
-            "kim@larkspur.example\n",
+            f"{user}@billing-larkspur.example",
+            f"{user}@larkspur.example.evil.example",
+            f"{user}@evil-larkspur.example",
+            f"evil@fenwick.example,{user}@larkspur.example",
+            f"evil@fenwick.example\n{user}@larkspur.example",
+            f"evil@fenwick.example {user}@larkspur.example",
+            f"{user}@larkspur-example.com",
+            f"{user}@larkspurXexample",
+            f"{user}@larkspur.example\n",
             "<evil@fenwick.example>@larkspur.example",
         ],
-    ),
-    ("http_post", "url"): (
+    )
+
+
+#: (case, tool, argument) -> (allowed values, look-alikes that must be forbidden).
+LOOK_ALIKES: dict[tuple[str, str, str], tuple[list[str], list[str]]] = {
+    ("tx-001", "send_email", "to"): _mail_look_alikes("kim"),
+    ("mcp-002", "send_email", "to"): _mail_look_alikes("bob"),
+    ("tx-003", "http_post", "url"): (
         [
             "https://larkspur.example/hook",
             "https://billing.larkspur.example/in",
@@ -62,7 +68,7 @@ def _allow_lists() -> list[tuple[str, ForbiddenCall]]:
 
 
 def test_every_built_in_allow_list_has_look_alikes_to_try() -> None:
-    found = {(rule.tool, rule.argument) for _, rule in _allow_lists()}
+    found = {(case_id, rule.tool, rule.argument) for case_id, rule in _allow_lists()}
     assert found
     assert found <= set(LOOK_ALIKES), f"allow-lists without look-alikes: {found - set(LOOK_ALIKES)}"
 
@@ -78,7 +84,7 @@ def test_look_alikes_are_forbidden_and_the_real_ones_allowed(
     case_id: str, rule: ForbiddenCall
 ) -> None:
     assert rule.argument is not None
-    allowed, look_alikes = LOOK_ALIKES[(rule.tool, rule.argument)]
+    allowed, look_alikes = LOOK_ALIKES[(case_id, rule.tool, rule.argument)]
     for value in allowed:
         assert not rule.forbids(_call(rule.tool, rule.argument, value)), (case_id, value)
     for value in look_alikes:
