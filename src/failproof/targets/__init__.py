@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     )
     from failproof.targets._exec import ExecTarget
     from failproof.targets._http import HttpTarget
+    from failproof.targets._litellm import LiteLLMTarget
     from failproof.targets._local import (
         WEIGHTS_INSTALL,
         LocalTarget,
@@ -41,6 +42,7 @@ __all__ = [
     "CallError",
     "ExecTarget",
     "HttpTarget",
+    "LiteLLMTarget",
     "LocalTarget",
     "MockTarget",
     "OpenAIConnection",
@@ -75,6 +77,7 @@ __getattr__, __dir__ = lazy_exports(
         ),
         "._exec": ("ExecTarget",),
         "._http": ("HttpTarget",),
+        "._litellm": ("LiteLLMTarget",),
         "._local": ("WEIGHTS_INSTALL", "LocalTarget", "default_model_path", "default_threads"),
         "._mock": ("MockTarget",),
         "._aio": ("check_url",),
