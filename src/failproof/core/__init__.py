@@ -48,10 +48,18 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import ForbiddenCall, McpServer, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import (
+        MAX_TOOL_CALLS,
+        ForbiddenCall,
+        McpServer,
+        ToolCall,
+        ToolSpec,
+        ToolUse,
+    )
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
+    "MAX_TOOL_CALLS",
     "MAX_TURNS",
     "PRIMARY_CLASSES",
     "Attack",
@@ -142,6 +150,13 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "check_taxonomy_id",
                 "taxonomy_catalogue",
             ),
-            "._tools": ("ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse"),
+            "._tools": (
+                "MAX_TOOL_CALLS",
+                "ForbiddenCall",
+                "McpServer",
+                "ToolCall",
+                "ToolSpec",
+                "ToolUse",
+            ),
         },
     )
