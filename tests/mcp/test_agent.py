@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -257,3 +258,35 @@ def test_an_http_mcp_server_serves_an_agent_case(
     assert result.primary == "pass"
     assert [(u.call.name, u.server) for u in result.tool_uses] == [("list_notes", url)]
     assert result.output == "Here is what I found: groceries, holiday plans"
+
+
+def test_a_server_that_dies_mid_case_makes_its_call_a_tool_error(
+    fake_openai: FakeOpenAI, workdir: Path
+) -> None:
+    from .conftest import SERVERS
+
+    server = f"stdio:{sys.executable} {SERVERS / 'raw_server.py'} die-on-call {workdir / 'p'}"
+    suite = workdir / "dying.yaml"
+    case = {
+        "id": "d1",
+        "input": "Look up the word 'quay'.",
+        "mcp_servers": [server],
+        "expect": {"refusal": "allowed", "forbidden_calls": [{"tool": "delete_all"}]},
+    }
+    suite.write_text(json.dumps({"suite": "dying", "cases": [case]}), encoding="utf-8")
+
+    def model(body: dict[str, Any]) -> str | dict[str, Any]:
+        seen = Seen(body)
+        return "I could not look it up." if seen.called else call("lookup", {"word": "quay"}, "c0")
+
+    fake_openai.reply = model
+    request = RunRequest(
+        suites=(str(suite),), target="openai:m", target_options={"base_url": fake_openai.base_url}
+    )
+    with Store(workdir / "f.db") as store:
+        outcome = start_run(request, settings=settings(workdir, retries=0), store=store)
+    [result] = outcome.report.results
+    assert result.primary == "tool_error"
+    [use] = result.tool_uses
+    assert use.error is not None and "Connection closed" in use.error
+    assert result.output == "I could not look it up."

@@ -76,7 +76,8 @@ def _main(args: list[str]) -> int:
     except Exception as exc:
         if verbose:
             traceback.print_exc()
-        _say(f"unexpected error: {exc!r} (run again with --verbose for the traceback)")
+        shown = f"{exc!r}"[:300]  # an error may hold a whole file (UnicodeDecodeError.object)
+        _say(f"unexpected error: {shown} (run again with --verbose for the traceback)")
         return 3
     return _code(code)
 

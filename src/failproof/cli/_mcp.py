@@ -170,8 +170,13 @@ def scan(
     settings = settings_from(config)
     import asyncio
 
-    with Store(settings.db_path) as store:
-        result = asyncio.run(scan_servers(specs, options, store))
+    from failproof.runner import stop_signals
+
+    def scanning(label: str) -> None:
+        say(f"failproof: scanning {label}")
+
+    with Store(settings.db_path) as store, stop_signals():  # Ctrl-C, SIGTERM: servers stopped
+        result = asyncio.run(scan_servers(specs, options, store, on_server=scanning))
     _console(result, fail_on)
     if chosen:
         folder = output or Path(settings.report.output_dir) / result.id

@@ -7,10 +7,10 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.errors import InputError
+from failproof.guard import load_yaml
 
 __all__ = ["DatasetFile", "DatasetSpec", "dataset_catalogue", "dataset_spec"]
 
@@ -47,7 +47,7 @@ class DatasetSpec(_Closed):
 def dataset_catalogue() -> dict[str, DatasetSpec]:
     """Every dataset failproof can pull, by name."""
     text = resources.files("failproof.datasets").joinpath("data/catalogue.yaml").read_text()
-    raw = yaml.safe_load(text)
+    raw = load_yaml(text, source="catalogue.yaml")
     return {
         name: DatasetSpec.model_validate({"name": name, **entry}) for name, entry in raw.items()
     }

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
-import yaml
+from failproof.guard import load_yaml
 
 __all__ = ["label_cases"]
 
@@ -20,7 +20,7 @@ class _Summary(Protocol):
 @cache
 def _tables() -> dict[str, dict[str, list[str]]]:
     text = resources.files("failproof.importers").joinpath("data/taxonomy.yaml").read_text()
-    loaded: dict[str, dict[str, list[str]]] = yaml.safe_load(text)
+    loaded: dict[str, dict[str, list[str]]] = load_yaml(text, source="taxonomy.yaml")
     return loaded
 
 

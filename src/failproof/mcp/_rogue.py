@@ -15,8 +15,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
+from failproof.guard import load_yaml
 
 __all__ = ["SCENARIOS", "RogueSpec", "build_rogue", "rogue_spec"]
 
@@ -51,7 +52,7 @@ class RogueSpec(BaseModel):
 def rogue_spec() -> RogueSpec:
     """The shipped scenarios (read once)."""
     text = resources.files("failproof.mcp").joinpath("data/rogue.yaml").read_text("utf-8")
-    return RogueSpec.model_validate(yaml.safe_load(text))
+    return RogueSpec.model_validate(load_yaml(text, source="rogue.yaml"))
 
 
 def _functions(spec: RogueSpec) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -135,11 +135,20 @@ def _change_finding(change: Change, *, within_session: bool = False) -> Finding:
 
 
 async def scan_servers(
-    specs: Sequence[ServerSpec], options: ScanOptions, store: Store | None
+    specs: Sequence[ServerSpec],
+    options: ScanOptions,
+    store: Store | None,
+    *,
+    on_server: Callable[[str], None] | None = None,
 ) -> McpScan:
-    """Scan every server; the scan is stored (with the pins) when ``store`` is given."""
+    """Scan every server; the scan is stored (with the pins) when ``store`` is given.
+    ``on_server`` is told each server's label as its scan starts."""
     scan_id, started = new_scan_id(), utc_now().isoformat()
-    done = [await _scan_one(spec, options) for spec in specs]
+    done: list[_Scanned] = []
+    for spec in specs:
+        if on_server is not None:
+            on_server(spec.label)
+        done.append(await _scan_one(spec, options))
     servers = [d.server for d in done]
     findings: list[Finding] = []
     for server in servers:

@@ -18,7 +18,15 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 
 from failproof.core import Case, McpServer, Response, ToolCall, ToolSpec, ToolUse
-from failproof.mcp import Connection, call_tool, connect, describe_error, list_tools, parse_server
+from failproof.mcp import (
+    Connection,
+    ToolDef,
+    call_tool,
+    connect,
+    describe_error,
+    list_tools,
+    parse_server,
+)
 from failproof.runner._agent import Answer, play_agent, run_tool, schema_problem
 from failproof.store import Store
 
@@ -38,13 +46,14 @@ class McpTools:
     key: tuple[str, str, int]
     timeout_s: float
     owners: dict[str, Connection] = field(default_factory=dict)
+    listed: dict[int, list[ToolDef]] = field(default_factory=dict)
 
     async def offered(self, case: Case) -> list[ToolSpec]:
         specs = list(case.tools)
         taken = {t.name for t in specs}
         self.owners = {}
-        for ref, connection in self.links:
-            for tool in await list_tools(connection):
+        for index, (ref, connection) in enumerate(self.links):
+            for tool in await self._listing(index, connection):
                 wanted = ref.tools is None or tool.name in ref.tools
                 if not wanted or tool.name in taken or not _TOOL_NAME.match(tool.name):
                     continue
@@ -57,6 +66,16 @@ class McpTools:
                 taken.add(tool.name)
                 self.owners[tool.name] = connection
         return specs
+
+    async def _listing(self, index: int, connection: Connection) -> list[ToolDef]:
+        """The server's tools now; once a server has died, what it listed last (its calls then
+        fail, each a tool_error the model is told of)."""
+        try:
+            self.listed[index] = await list_tools(connection)
+        except Exception:  # the server is gone: its last listing stands
+            if index not in self.listed:
+                raise
+        return self.listed[index]
 
     async def run(self, case: Case, step: int, call: ToolCall) -> ToolUse:
         connection = self.owners.get(call.name)
