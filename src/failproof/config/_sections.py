@@ -248,6 +248,12 @@ class JudgeSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
     concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
     max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
+    role: Literal["advise", "hybrid", "decide"] = Field(
+        default="hybrid",
+        description="What the judge's answer counts for: advise (beside the rules, changes no "
+        "verdict); hybrid (the rules keep their mechanical checks and firm refusals, the judge "
+        "settles meaning); decide (the judge settles meaning, the rules only where it failed).",
+    )
     response_format: Literal["auto", "schema", "none"] = Field(
         default="auto",
         description="schema: send the verdict's JSON schema as response_format, so the server "

@@ -14,12 +14,14 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config import JudgeSettings
 from failproof.core import Case, Message
+from failproof.errors import ConfigError
+from failproof.judge._replay import is_replay, load_replay
 from failproof.judge._rubric import Rubric
 from failproof.judge._target import constrained, judge_target, schema_format
 from failproof.judge._verdicts import Verdict, parse_verdict
@@ -80,18 +82,24 @@ class Judge:
 
     def __init__(self, settings: JudgeSettings, cache: Store | None) -> None:
         self.settings = settings
-        self.cache = cache
-        self.target = judge_target(settings)
-        self.constrained = constrained(settings)
+        self.replay = load_replay(settings.spec or "") if is_replay(settings.spec) else None
+        self.cache = cache if self.replay is None else None
+        self.target = judge_target(settings) if self.replay is None else None
+        self.constrained = constrained(settings) and self.replay is None
+        found = self.target.identity() if self.target is not None else {}
+        recording = self.replay.identity() if self.replay is not None else {}
         self.identity = {
             "spec": settings.spec,
             "constrained": self.constrained,
-            **self.target.identity(),
+            **found,
+            **recording,
         }
         self._targets: dict[str, Target] = {}
         self._gate = asyncio.Semaphore(settings.concurrency)
 
     def _target_for(self, rubric: Rubric, model: type[Verdict]) -> Target:
+        if self.target is None:
+            raise ConfigError("a recorded judge has no target")
         if not self.constrained:
             return self.target
         if rubric.tag not in self._targets:
@@ -103,7 +111,8 @@ class Judge:
         """Release every target (and the cache)."""
         try:
             for target in [self.target, *self._targets.values()]:
-                await target.aclose()
+                if target is not None:
+                    await target.aclose()
         finally:
             if self.cache is not None:
                 self.cache.close()
@@ -114,13 +123,19 @@ class Judge:
         inputs: Mapping[str, str],
         model: type[Verdict],
         check: Check | None = None,
+        case_id: str | None = None,
     ) -> JudgeAnswer:
-        """The judge's validated verdict on ``inputs``, from the cache when it holds one."""
+        """The judge's validated verdict on ``inputs``, from the cache when it holds one.
+
+        ``case_id`` names the case judged (a recorded judge may be keyed by it)."""
+        prompt = rubric.messages(inputs)
+        if self.replay is not None:
+            raw = self.replay.answer(rubric.name, inputs, case_id)
+            return self._recorded(rubric, prompt, model, check, raw)
         key = judge_cache_key(self.identity, rubric, inputs)
         hit = self.cache.judge_get(key) if self.cache is not None else None
         if hit is not None:
             return JudgeAnswer.model_validate_json(hit).model_copy(update={"cached": True})
-        prompt = rubric.messages(inputs)
         async with self._gate:
             answer = await self._attempts(rubric, prompt, model, check)
         if answer.ok and self.cache is not None:
@@ -129,28 +144,31 @@ class Judge:
             )
         return answer
 
+    def _recorded(
+        self,
+        rubric: Rubric,
+        prompt: list[Message],
+        model: type[Verdict],
+        check: Check | None,
+        raw: str | None,
+    ) -> JudgeAnswer:
+        """A recorded answer, read exactly like a live one (asking again would change nothing)."""
+        missing = "the judge's recording holds no verdict for this question"
+        checked = _attempt("", missing, model, check) if raw is None else None
+        return _answer(rubric, prompt, [checked or _attempt(raw or "", None, model, check)])
+
     async def _attempts(
         self, rubric: Rubric, prompt: list[Message], model: type[Verdict], check: Check | None
     ) -> JudgeAnswer:
         case = Case(id="judge", input=prompt)
         target = self._target_for(rubric, model)
-        attempts: list[JudgeAttempt] = []
+        checked: list[_Checked] = []
         for _ in range(self.settings.attempts):
             raw, failure = await self._call(target, case)
-            verdict = None if failure else parse_verdict(raw, model)
-            problem = failure or (verdict if isinstance(verdict, str) else None)
-            if problem is None and check is not None:
-                problem = check(verdict)
-            attempts.append(JudgeAttempt(raw=raw[:_MAX_RAW], problem=problem))
-            if problem is None and isinstance(verdict, model):
-                dumped = verdict.model_dump(mode="json")
-                return JudgeAnswer(
-                    status="ok", rubric=rubric.tag, verdict=dumped, prompt=prompt, attempts=attempts
-                )
-        error = f"no valid verdict after {len(attempts)} call(s): {attempts[-1].problem}"
-        return JudgeAnswer(
-            status="judge_error", rubric=rubric.tag, error=error, prompt=prompt, attempts=attempts
-        )
+            checked.append(_attempt(raw, failure, model, check))
+            if checked[-1].verdict is not None:
+                break
+        return _answer(rubric, prompt, checked)
 
     async def _call(self, target: Target, case: Case) -> tuple[str, str | None]:
         """The judge's raw answer, or ``("", why the call failed)``."""
@@ -166,3 +184,35 @@ class Judge:
         if response.error is not None:
             return "", f"the judge call failed: {response.error}"
         return response.output, None
+
+
+class _Checked(NamedTuple):
+    """One call's answer as recorded, and its verdict when valid."""
+
+    attempt: JudgeAttempt
+    verdict: dict[str, Any] | None
+
+
+def _attempt(raw: str, failure: str | None, model: type[Verdict], check: Check | None) -> _Checked:
+    """One call's answer, checked: its verdict is None unless the answer is valid."""
+    verdict = None if failure else parse_verdict(raw, model)
+    problem = failure or (verdict if isinstance(verdict, str) else None)
+    if problem is None and check is not None:
+        problem = check(verdict)
+    valid = verdict if problem is None and isinstance(verdict, model) else None
+    dumped = valid.model_dump(mode="json") if valid is not None else None
+    return _Checked(JudgeAttempt(raw=raw[:_MAX_RAW], problem=problem), dumped)
+
+
+def _answer(rubric: Rubric, prompt: list[Message], checked: list[_Checked]) -> JudgeAnswer:
+    """The answer the attempts add up to: the last one's verdict when valid, else an error."""
+    attempts = [c.attempt for c in checked]
+    last = checked[-1]
+    if last.verdict is not None:
+        return JudgeAnswer(
+            status="ok", rubric=rubric.tag, verdict=last.verdict, prompt=prompt, attempts=attempts
+        )
+    error = f"no valid verdict after {len(attempts)} call(s): {last.attempt.problem}"
+    return JudgeAnswer(
+        status="judge_error", rubric=rubric.tag, error=error, prompt=prompt, attempts=attempts
+    )

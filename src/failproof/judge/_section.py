@@ -12,14 +12,35 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from failproof.core import CaseResult
 from failproof.metrics import AggregateContext, accumulators, aggregators
 from failproof.stats import agreement
 
-__all__ = ["JudgeAccumulator", "judge_section"]
+__all__ = ["DecidedCounts", "JudgeAccumulator", "judge_section"]
 
 _QUESTIONS = ("passed", "refused", "harmful")
 _LISTED = 50
+
+
+class DecidedCounts(BaseModel):
+    """How many verdicts each side gave, over the cases the judge was asked about."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: int = 0
+    judge: int = 0
+    rules_fallback: int = 0
+
+    @classmethod
+    def of(cls, results: Sequence[CaseResult]) -> DecidedCounts:
+        found = Counter(r.classification.decided_by for r in results if r.classification)
+        return cls(**{str(k): v for k, v in found.items()})
+
+
+def _role(scores: Sequence[Mapping[str, Any]]) -> str:
+    return next((str(s["role"]) for s in scores if s.get("role")), "advise")
 
 
 def _opinion(score: Mapping[str, Any], side: str) -> dict[str, Any]:
@@ -112,12 +133,17 @@ class JudgeAccumulator:
         self.disagreements: list[dict[str, Any]] = []
         self.disagreement_count = 0
         self.errors: list[dict[str, str]] = []
+        self.decided: Counter[str] = Counter()
+        self.role: str | None = None
 
     def add(self, result: CaseResult) -> None:
         raw = result.scores.get("judge")
         if not isinstance(raw, Mapping):
             return
         score = _normalised(raw)
+        if result.classification is not None:
+            self.decided[result.classification.decided_by] += 1
+        self.role = self.role or (str(score["role"]) if score.get("role") else None)
         status = score.get("status")
         self.status[status] += 1
         self._call(_call(score))
@@ -161,6 +187,8 @@ class JudgeAccumulator:
             table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
         return {
             "judge": self.calls["judge"],
+            "role": self.role or "advise",
+            "decided_by": DecidedCounts(**self.decided).model_dump(),
             "rubric": self.calls["rubric"],
             "judged": self.status["ok"],
             "judge_errors": self.status["judge_error"],
@@ -192,8 +220,12 @@ def judge_section(results: Sequence[CaseResult], _ctx: AggregateContext) -> dict
         for r, s in judged
         if s.get("status") == "judge_error"
     ]
+    facts = _facts(judged)
     return {
-        **_facts(judged),
+        "judge": facts.pop("judge"),
+        "role": _role([s for _, s in judged]),
+        "decided_by": DecidedCounts.of([r for r, _ in judged]).model_dump(),
+        **facts,
         "disagreement_count": len(disagreements),
         "agreement": _agreement(pairs),
         "disagreements": disagreements[:_LISTED],

@@ -30,7 +30,7 @@ from failproof.report._present import (
     verdict_counts,
     verdict_line,
 )
-from failproof.report._present_judge import judge_title
+from failproof.report._present_judge import decided_note, judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
@@ -157,7 +157,7 @@ def _why(result: CaseResult) -> Text:
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
-        return plain(f"{reasons[0].detail}{evidence}", 44)
+        return plain(f"{decided_note(result)}{reasons[0].detail}{evidence}", 44)
     if result.safe_v0 is not None:
         return plain(f"SAFE v0 {result.safe_v0.label}")
     return plain(result.error or result.output, 44)

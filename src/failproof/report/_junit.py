@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from failproof.core import CaseResult
 from failproof.guard import redact
 from failproof.report._model import Report
+from failproof.report._present_judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -59,6 +60,10 @@ def _details(result: CaseResult) -> tuple[str, str]:
     """The failure's one-line message and its body: every reason, then the output."""
     reasons = result.classification.reasons if result.classification else []
     lines = [f"{r.rule}: {r.detail}" + (f" [{r.evidence}]" if r.evidence else "") for r in reasons]
+    if lines and result.classification is not None and decided_note(result):
+        found = result.classification
+        lines[0] = decided_note(result) + lines[0]
+        lines.append(f"decided by {found.decided_by}: {found.decided_why}")
     if result.safe_v0 is not None:
         scores = result.safe_v0.scores.model_dump()
         label = result.safe_v0.label

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from failproof.core import CaseResult
 from failproof.report._format import format_value, value_of
 from failproof.report._present import CaseIndex, section
 from failproof.report._tables import Table, keyed_table, records_table
 
-__all__ = ["judge_extra_parts", "judge_title"]
+__all__ = ["decided_note", "decided_words", "judge_extra_parts", "judge_title"]
 
 _QUESTION = {"passed": "pass verdict", "refused": "refused", "harmful": "harmful"}
 
@@ -20,14 +21,35 @@ def _count(data: object, key: str) -> int:
 
 
 def judge_title(data: object) -> str:
-    """``Rules vs LLM judge (spec): N judged, E judge errors, D disagreements``."""
+    """``Rules vs LLM judge (spec, role R): N judged, E judge errors, D disagreements; verdicts
+    by rules n, judge m, rules_fallback k``."""
     spec = section(data, "judge")
-    who = f" ({spec})" if isinstance(spec, str) else ""
+    role = section(data, "role")
+    named = [str(spec)] if isinstance(spec, str) else []
+    named += [f"role {role}"] if isinstance(role, str) else []
+    who = f" ({', '.join(named)})" if named else ""
+    decided = f"; verdicts by {decided_words(data)}" if section(data, "decided_by") else ""
     return (
         f"Rules vs LLM judge{who}: {_count(data, 'judged'):,} judged, "
         f"{_count(data, 'judge_errors'):,} judge errors, "
-        f"{_count(data, 'disagreement_count'):,} disagreements"
+        f"{_count(data, 'disagreement_count'):,} disagreements{decided}"
     )
+
+
+def decided_note(result: CaseResult) -> str:
+    """``by judge: `` before a verdict a judge took part in (nothing for a rules-only run)."""
+    found = result.classification
+    if found is None or (found.decided_by == "rules" and not found.decided_why):
+        return ""
+    return f"by {found.decided_by.replace('_', ' ')}: "
+
+
+def decided_words(data: object) -> str:
+    """``rules 12, judge 30, rules fallback 1``: who gave the verdicts of the judged cases."""
+    raw = section(data, "decided_by")
+    counts = raw if isinstance(raw, Mapping) else {}
+    words = [f"{str(k).replace('_', ' ')} {v:,}" for k, v in counts.items() if isinstance(v, int)]
+    return ", ".join(words) or "–"
 
 
 def _facts(data: object) -> list[tuple[str, str]]:

@@ -5,14 +5,33 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, ClassVar
 
-from failproof.core import Case, Primary, Response
+from failproof.config import ScoringConfig
+from failproof.core import Case, Classification, Primary, Response
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
 from failproof.scoring._refusal import harm_verdict, refusal_verdict
-from failproof.signals import SignalMatcher, SignalScan, matcher_for, scan_response
+from failproof.signals import SignalMatcher, matcher_for, scan_response
 
-__all__ = ["FailproofClassifier", "accuracy_of"]
+__all__ = ["FailproofClassifier", "accuracy_of", "rules_classification"]
+
+
+def rules_classification(
+    case: Case, evidence: Evidence, settings: ScoringConfig, matcher: SignalMatcher
+) -> Classification:
+    """The rules' verdict on the response, worked out once and memoized on the evidence, so
+    the classifier and the judge's fusion read the very same one."""
+
+    def compute() -> Classification:
+        facts = Facts(
+            evidence,
+            scan=lambda ev: scan_response(ev, matcher),
+            judge=lambda _text, scan: refusal_verdict(case, evidence, scan, settings, matcher),
+            harm=lambda _text, scan: harm_verdict(case, evidence, scan, settings, matcher),
+        )
+        return classify(case, facts, settings.classifier)
+
+    return evidence.memo("classification", compute)
 
 
 def accuracy_of(primary: Primary) -> int:
@@ -35,17 +54,7 @@ class FailproofClassifier(Scorer):
         return case.expect is not None
 
     def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:  # noqa: ARG002
-        facts = Facts(
-            evidence,
-            scan=self._scan,
-            judge=lambda _text, scan: refusal_verdict(
-                case, evidence, scan, self.settings, self._matcher
-            ),
-            harm=lambda _text, scan: harm_verdict(
-                case, evidence, scan, self.settings, self._matcher
-            ),
-        )
-        classification = classify(case, facts, self.settings.classifier)
+        classification = rules_classification(case, evidence, self.settings, self._matcher)
         return {
             "classification": classification,
             "accuracy": accuracy_of(classification.primary),
@@ -58,6 +67,3 @@ class FailproofClassifier(Scorer):
     @cached_property
     def _matcher(self) -> SignalMatcher:
         return matcher_for(self.settings)
-
-    def _scan(self, evidence: Evidence) -> SignalScan:
-        return scan_response(evidence, self._matcher)
