@@ -16,12 +16,13 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.config import JudgeSettings, ScoringConfig, Settings
-from failproof.core import Case, Classification, Response
+from failproof.core import Case, Classification, Reason, Response, RubricExpect
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._fusion import JudgeOpinion, Role, fuse
+from failproof.judge._grade import RubricGrade
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread, judge_cache_path
-from failproof.judge._verdicts import ResponseVerdict
+from failproof.judge._verdicts import ResponseVerdict, RubricVerdict
 from failproof.scoring import (
     Evidence,
     Scorer,
@@ -98,16 +99,32 @@ class JudgeScorer(Scorer):
         out = self._result(case, answer, self._rules(case, evidence))
         if case.expect is None:
             return out
-        fused = self._fused(case, evidence, answer)
+        graded: list[Reason] = []
+        if case.expect.rubric is not None:
+            grade = self._grade(case, case.expect.rubric, response)
+            out["rubric"] = grade.model_dump(mode="json")
+            graded = grade.reasons()
+        fused = self._fused(case, evidence, answer, graded)
         out["role"] = self._role
         out["decided_by"] = fused.decided_by
         return out | {"classification": fused, "accuracy": accuracy_of(fused.primary)}
+
+    def _grade(self, case: Case, spec: RubricExpect, response: Response) -> RubricGrade:
+        """The judge's grade of the answer against the case's rubric."""
+        if self._thread is None:
+            raise RuntimeError("no judge to grade the rubric")
+        inputs = {"prompt": asked(case), "response": response.output, "criteria": spec.criteria}
+        rubric = load_rubric("rubric")
+        answer = self._thread.ask(rubric, inputs, RubricVerdict, case_id=case.id)
+        return RubricGrade.of(spec, answer)
 
     @property
     def _role(self) -> Role:
         return _judge_of(self.config).role
 
-    def _fused(self, case: Case, evidence: Evidence, answer: JudgeAnswer) -> Classification:
+    def _fused(
+        self, case: Case, evidence: Evidence, answer: JudgeAnswer, graded: list[Reason]
+    ) -> Classification:
         rules = rules_classification(case, evidence, self.settings, self._matcher)
         scan = scan_response(evidence, self._matcher)
         refusal = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
@@ -115,7 +132,7 @@ class JudgeScorer(Scorer):
         if answer.ok and answer.verdict is not None:
             opinion = JudgeOpinion.model_validate(answer.verdict, strict=False)
         partial = self.settings.classifier.partial_refusal
-        return fuse(case, rules, refusal, opinion, self._role, partial)
+        return fuse(case, rules, refusal, opinion, self._role, partial, graded)
 
     def _rules(self, case: Case, evidence: Evidence) -> dict[str, Any]:
         """The rules' side: the classifier's own verdict where it judged the case (its pass,

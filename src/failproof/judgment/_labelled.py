@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +88,20 @@ def _values(items: Sequence[str]) -> frozenset[str]:
     return frozenset(v.strip().lower() for v in items if v.strip())
 
 
+def uncommented(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` without the comment lines (starting with ``#``) between records: a line inside
+    a quoted field (a multi-line answer's code comment or Markdown heading) is data, kept."""
+    quoted = False
+    for line in lines:
+        if quoted or not line.startswith("#"):
+            yield line
+            quoted ^= line.count('"') % 2 == 1
+
+
 def _open_rows(path: Path) -> list[dict[str, str]]:
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            lines = [line for line in handle if not line.startswith("#")]
+            lines = list(uncommented(handle))
     except FileNotFoundError:
         raise InputError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from failproof.core import CaseResult
 from failproof.guard import redact
+from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
 from failproof.report._present_judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers
@@ -86,6 +87,10 @@ def _details(result: CaseResult) -> tuple[str, str]:
 def _outcome(case: ET.Element, result: CaseResult) -> str:
     """Add the failure / error / skipped element; returns which one (or 'pass')."""
     verdict = case_verdict(result)
+    unscored = unscored_reason(result)
+    if unscored is not None:
+        _element(case, "error", _details(result)[1], type="unscored", message=unscored)
+        return "error"
     if result.primary == "error":
         message, body = _details(result)
         _element(case, "error", body, type="error", message=result.error or message)

@@ -28,7 +28,8 @@ def judge_title(data: object) -> str:
     named = [str(spec)] if isinstance(spec, str) else []
     named += [f"role {role}"] if isinstance(role, str) else []
     who = f" ({', '.join(named)})" if named else ""
-    decided = f"; verdicts by {decided_words(data)}" if section(data, "decided_by") else ""
+    words = decided_words(data)
+    decided = f"; verdicts by {words}" if words != "–" else ""
     return (
         f"Rules vs LLM judge{who}: {_count(data, 'judged'):,} judged, "
         f"{_count(data, 'judge_errors'):,} judge errors, "
@@ -48,7 +49,9 @@ def decided_words(data: object) -> str:
     """``rules 12, judge 30, rules fallback 1``: who gave the verdicts of the judged cases."""
     raw = section(data, "decided_by")
     counts = raw if isinstance(raw, Mapping) else {}
-    words = [f"{str(k).replace('_', ' ')} {v:,}" for k, v in counts.items() if isinstance(v, int)]
+    words = [
+        f"{str(k).replace('_', ' ')} {v:,}" for k, v in counts.items() if isinstance(v, int) and v
+    ]
     return ", ".join(words) or "–"
 
 
