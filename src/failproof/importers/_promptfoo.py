@@ -15,9 +15,12 @@ not-contains, not-regex, not-equals... must_not_match
 contains-any                           must_match (one alternation)
 is-json (with an optional schema)      format: json (json_schema)
 is-refusal / not-is-refusal            refusal: required / forbidden
+llm-rubric, model-graded-closedqa,     rubric (graded by the judge: `_promptfoo_rubric`)
+g-eval, factuality, answer-relevance,
+context-recall, pi (and not-...)
 =====================================  =================================================
 
-Every other assertion (model-graded, code, similarity, cost, latency, ...) has no equivalent:
+Every other assertion (code, similarity, cost, latency, ...) has no equivalent:
 it is listed in the summary and in the case's ``metadata.import_unmapped``, never dropped. A case
 whose refusal no assertion speaks of gets ``refusal: allowed`` (promptfoo does not judge it).
 """
@@ -35,6 +38,7 @@ import yaml
 from failproof.core import re2_problem
 from failproof.errors import InputError
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
+from failproof.importers._promptfoo_rubric import apply_rubric, is_rubric
 
 __all__ = ["import_promptfoo"]
 
@@ -91,6 +95,8 @@ def _apply(expect: dict[str, Any], assertion: dict[str, Any]) -> str | None:
     """Fold one assertion into ``expect``; returns why it cannot be, or None when it mapped."""
     kind = str(assertion.get("type") or "")
     value = assertion.get("value")
+    if is_rubric(kind):
+        return apply_rubric(expect, assertion)
     if kind in _FOLDED or kind in _FOLDED_LISTS:
         field = _FOLDED.get(kind) or _FOLDED_LISTS[kind]
         expect.setdefault(field, []).extend(_values(value))
