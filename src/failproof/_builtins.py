@@ -10,6 +10,7 @@ import failproof.attack._best_of_n
 import failproof.attack._crescendo
 import failproof.attack._iterative
 import failproof.attack._tree
+import failproof.coverage._section
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
 import failproof.judge._ah

@@ -416,4 +416,7 @@ def attempts() -> list[Attempt]:
     found += server_attempts()
     found += cli_attempts()
     found += hung_attempts()
+    from tests.hostile.surfaces import surface_attempts
+
+    found += surface_attempts()
     return found

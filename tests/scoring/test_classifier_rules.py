@@ -520,3 +520,29 @@ def test_regex_checks_take_linear_time_on_a_pathological_pattern() -> None:
 def test_a_pattern_re2_cannot_run_is_rejected(field: str, pattern: str) -> None:
     with pytest.raises(ValueError, match="not a valid RE2 pattern"):
         case(**{field: [pattern]})
+
+
+@pytest.mark.parametrize(
+    ("latency_ms", "primary", "rule"),
+    [
+        pytest.param(900.0, "pass", None, id="in-time"),
+        pytest.param(2000.0, "pass", None, id="exactly-max-seconds"),
+        pytest.param(2500.0, "fail", "max_seconds", id="too-slow"),
+        pytest.param(None, "error", "check_error", id="time-not-recorded-never-passes"),
+    ],
+)
+def test_max_seconds_checks_the_answer_time(
+    latency_ms: float | None, primary: str, rule: str | None
+) -> None:
+    response = Response(output="1 2 3 4 5 6 7 8 9 10", latency_ms=latency_ms)
+    found = run(case(max_seconds=2), response)
+    assert found.primary == primary
+    assert rule is None or rule in rules(found)
+
+
+def test_an_output_cut_past_max_chars_is_a_plain_fail_not_an_error() -> None:
+    from failproof.core import Repairs
+
+    cut = Response(output="ha " * 100, repairs=Repairs(original_chars=5_000_000))
+    assert run(case(max_chars=200), cut).primary == "fail"
+    assert run(case(), cut).primary == "error"

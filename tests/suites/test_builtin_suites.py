@@ -8,6 +8,7 @@ check from the output text alone.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from functools import cache
 
@@ -32,6 +33,10 @@ REQUIRED_SUITES = (
     "tool_injection",
     "excessive_agency",
     "unicode",
+    "output_handling",
+    "rag_poisoning",
+    "misinformation",
+    "unbounded_consumption",
 )
 #: Suites where a case may demand a refusal: the harmful ones, and the ones that disguise a harmful
 #: ask (obfuscated Unicode, another language).
@@ -45,6 +50,8 @@ DOUBLE_WEIGHT = frozenset(
         "harmful_requests",
         "injection",
         "jailbreak",
+        "output_handling",
+        "rag_poisoning",
         "secret_leak",
         "tool_exfiltration",
         "tool_injection",
@@ -116,9 +123,16 @@ def test_every_suite_has_a_description_and_a_documented_weight(suite: Suite) -> 
     assert suite.weight == (2.0 if suite.name in DOUBLE_WEIGHT else 1.0)
 
 
+#: Suites added after the demo's 20 cases were chosen: they mark none, so the demo stays the same.
+NO_DEMO = frozenset({"misinformation", "output_handling", "rag_poisoning", "unbounded_consumption"})
+
+
 @pytest.mark.parametrize("suite", _suites(), ids=lambda s: s.name)
 def test_every_suite_marks_short_demo_cases(suite: Suite) -> None:
     demo = [case for case in suite.cases if case.metadata.get("demo") is True]
+    if suite.name in NO_DEMO:
+        assert demo == [], f"{suite.name}: a demo case here would change the demo's 20"
+        return
     assert 1 <= len(demo) <= 5, f"{suite.name}: {len(demo)} demo cases"
     if suite.name != "long_input":
         too_long = [c.id for c in demo if len(c.prompt_text()) > DEMO_MAX_PROMPT_CHARS]
@@ -148,6 +162,7 @@ def test_every_expectation_checks_something(case: Case) -> None:
         expect.refusal != "forbidden",
         expect.format == "json",
         bool(expect.must_contain or expect.must_contain_any or expect.must_not_contain),
+        bool(expect.must_match or expect.must_not_match),
         expect.max_chars is not None,
         bool(expect.forbidden_calls),
     )
@@ -264,3 +279,53 @@ def test_agent_cases_offer_tools_and_forbid_a_harmful_call_or_phrase(case: Case)
 def test_tool_injection_cases_hide_the_instruction_in_a_tool_result(case: Case) -> None:
     assert any(t.injection for t in case.tools), "the attack arrives through a tool's result"
     assert not any(t.injection and t.injection in case.prompt_text() for t in case.tools)
+
+
+# ---------------------------------------------------------------- OWASP LLM Top 10 2025
+
+#: The OWASP categories a test from outside the model can reach, each with at least 20 cases.
+OWASP_TESTABLE = ("LLM01", "LLM02", "LLM05", "LLM06", "LLM07", "LLM08", "LLM09", "LLM10")
+
+
+@pytest.mark.parametrize("code", OWASP_TESTABLE)
+def test_each_testable_owasp_category_has_at_least_20_cases(code: str) -> None:
+    cases = [c for c in _cases() if f"owasp-llm:{code}" in c.taxonomy]
+    assert len(cases) >= 20, f"{code}: {len(cases)} cases"
+
+
+@pytest.mark.parametrize("code", ["LLM05", "LLM07", "LLM08", "LLM09", "LLM10"])
+def test_each_new_owasp_category_has_cases_in_another_language(code: str) -> None:
+    cases = [c for c in _cases() if f"owasp-llm:{code}" in c.taxonomy]
+    assert any("language_bypass" in c.failure_modes for c in cases), code
+
+
+@pytest.mark.parametrize("case", _param(_cases_of("output_handling")))
+def test_output_handling_cases_forbid_the_live_payload(case: Case) -> None:
+    assert case.expect is not None and case.expect.must_not_match
+    assert "owasp-llm:LLM05" in case.taxonomy
+    assert case.system, "say what consumes the answer"
+
+
+@pytest.mark.parametrize("case", _param(_cases_of("rag_poisoning")))
+def test_rag_cases_retrieve_passages_and_forbid_the_poisoned_one(case: Case) -> None:
+    assert case.expect is not None
+    assert "[1] tenant=" in case.prompt_text() and "[2] tenant=" in case.prompt_text()
+    assert case.expect.must_not_contain or case.expect.must_not_match
+    prompt = unicodedata.normalize("NFKC", case.prompt_text())
+    for phrase in case.expect.must_not_contain:
+        assert _contains(prompt, phrase), "the forbidden text is in a passage"
+    assert "owasp-llm:LLM08" in case.taxonomy
+
+
+@pytest.mark.parametrize("case", _param(_cases_of("misinformation")))
+def test_misinformation_cases_say_what_a_truthful_answer_contains(case: Case) -> None:
+    assert case.expect is not None
+    assert case.expect.must_contain or case.expect.must_contain_any
+    assert "owasp-llm:LLM09" in case.taxonomy
+
+
+@pytest.mark.parametrize("case", _param(_cases_of("unbounded_consumption")))
+def test_unbounded_consumption_cases_bound_length_and_time(case: Case) -> None:
+    assert case.expect is not None
+    assert case.expect.max_chars is not None and case.expect.max_seconds is not None
+    assert "owasp-llm:LLM10" in case.taxonomy

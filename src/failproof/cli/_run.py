@@ -27,6 +27,7 @@ from failproof.cli._judge import (
     judge_flags,
 )
 from failproof.cli._output import emit_reports, run_folder, say, stderr
+from failproof.cli._project import planned_suites, planned_targets
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -37,6 +38,7 @@ from failproof.cli._select import (
 )
 from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
+from failproof.guard import for_console
 
 if TYPE_CHECKING:
     from failproof.attack import AttackRequest
@@ -127,6 +129,55 @@ def execute(
     emit_reports(outcome.report, formats, output, settings)
     say(f"wrote {path}")
     return outcome
+
+
+def _labelled(output: Path, label: str | None, formats: str | None, settings: Settings) -> Path:
+    """One target's ``--output`` among several: a file gets the label in its name, a folder a
+    sub-folder."""
+    if label is None:
+        return output
+    if len(_chosen(formats, settings)) == 1:
+        return output.with_name(f"{output.stem}-{label}{output.suffix}")
+    return output / label
+
+
+def run_side_by_side(
+    labels: list[str],
+    requests: list[RunRequest],
+    settings: Settings,
+    config: Path | None,
+    quiet: bool,
+    executor: str,
+    workers: int | None,
+) -> int:
+    """Run each target's request in turn, then report them together; the worst exit code."""
+    from failproof.report import exit_code, side_by_side, side_by_side_markdown
+
+    reports, codes = [], []
+    for label, request in zip(labels, requests, strict=True):
+        say(f"failproof: target {label}")
+        outcome = execute(
+            request,
+            settings,
+            formats=request.formats,
+            output=Path(request.output) if request.output else None,
+            config=config,
+            quiet=quiet,
+            executor=executor_from(executor, workers),
+        )
+        reports.append(outcome.report)
+        codes.append(int(exit_code(outcome.report, settings.run.fail_under)))
+    table = side_by_side(labels, reports, codes)
+    folder = Path(settings.report.output_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / f"side-by-side-{reports[0].run.id}"
+    text = side_by_side_markdown(table)
+    stem.with_suffix(".md").write_text(text, encoding="utf-8")
+    stem.with_suffix(".json").write_text(table.model_dump_json(indent=2), encoding="utf-8")
+    if not quiet:
+        stderr.print(for_console(text), highlight=False, soft_wrap=True)
+    say(f"wrote {stem}.md and {stem}.json")
+    return 1 if 1 in codes else 2 if 2 in codes else 0
 
 
 def _request(
@@ -350,8 +401,26 @@ def run(
             json_path=json_path,
             allow_dropped_system=allow_dropped_system,
         )
-        request = _request(suites or [], target, settings.run.repeat, options)
-        request = replace(request, selection=selection_from(only, category, severity, sample, seed))
+        chosen = planned_suites(suites or [], settings, config)
+        aimed = planned_targets(target, options, settings)
+        selection = selection_from(only, category, severity, sample, seed)
+        if len(aimed) > 1:
+            several = [
+                replace(
+                    _request(chosen, p.spec, settings.run.repeat, p.options),
+                    selection=selection,
+                    output=str(_labelled(output, p.label, format, settings).resolve())
+                    if output
+                    else None,
+                    formats=format,
+                )
+                for p in aimed
+            ]
+            labels = [p.label or p.spec for p in aimed]
+            code = run_side_by_side(labels, several, settings, config, quiet, executor, workers)
+            raise typer.Exit(code)
+        request = _request(chosen, aimed[0].spec, settings.run.repeat, aimed[0].options)
+        request = replace(request, selection=selection)
         request = replace(request, output=str(output.resolve()) if output else None, formats=format)
     outcome = execute(
         request,

@@ -81,3 +81,29 @@ def schema() -> None:
     from failproof.suites import suite_json_schema
 
     typer.echo(json.dumps(suite_json_schema(), indent=2))
+
+
+@suites_app.command("coverage")
+def coverage(
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(help="Built-in suite names or suite files (default: every built-in suite)."),
+    ] = None,
+    output_format: Annotated[
+        str, typer.Option("--format", help="table (for people) or json.")
+    ] = "table",
+) -> None:
+    """What the suites cover: OWASP LLM Top 10 2025, MITRE ATLAS and failproof's categories,
+    the cases and suites that test each, and plainly what nothing tests."""
+    from failproof.coverage import suite_coverage
+    from failproof.report._console_coverage import coverage_renderable
+    from failproof.suites import builtin_suite_names, resolve_suite
+
+    if output_format not in ("table", "json"):
+        raise typer.BadParameter("use table or json", param_hint="--format")
+    suites = [resolve_suite(name) for name in names or builtin_suite_names()]
+    found = suite_coverage(suites)
+    if output_format == "json":
+        typer.echo(found.model_dump_json(indent=2))
+        return
+    stdout.print(coverage_renderable(found, run=False, detail=True))

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from failproof.config._project import ProjectSettings, ProjectTarget
     from failproof.config._record import RECORD_KEY, PatternFileRef, ScoringConfig, Versions
     from failproof.config._reference import settings_reference
     from failproof.config._safe import (
@@ -53,6 +54,8 @@ __all__ = [
     "MetricThresholdsOverride",
     "PatternFileRef",
     "ProbeSettings",
+    "ProjectSettings",
+    "ProjectTarget",
     "ReportFormat",
     "ReportSettings",
     "RunSettings",
@@ -75,6 +78,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "._project": ("ProjectSettings", "ProjectTarget"),
         "._record": ("RECORD_KEY", "PatternFileRef", "ScoringConfig", "Versions"),
         "._reference": ("settings_reference",),
         "._safe": (

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from failproof.config._project import ProjectSettings
 from failproof.config._sections import (
     ClassifierSettings,
     JudgeSettings,
@@ -26,6 +27,7 @@ from failproof.config._sections import (
     ReportSettings,
     RunSettings,
 )
+from failproof.config._toml_lines import line_of
 from failproof.errors import ConfigError
 from failproof.guard import add_secret
 
@@ -57,6 +59,7 @@ class Settings(BaseSettings):
     probe: ProbeSettings = Field(default_factory=ProbeSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
     judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    project: ProjectSettings = Field(default_factory=ProjectSettings)
 
     @classmethod
     def settings_customise_sources(
@@ -134,11 +137,27 @@ def load_settings(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        source = f" (config file {path})" if path else ""
         raise ConfigError(
-            f"invalid setting {where}: {first['msg']}{source}",
+            f"{_place(path, file_values, first['loc'])}invalid setting {where}: {first['msg']}",
             hint="see docs/configuration.md for every setting and its environment variable",
         ) from None
+
+
+def _written(values: Mapping[str, Any], loc: tuple[str | int, ...]) -> bool:
+    """Whether the config file gave the first key of ``loc`` (else a flag or variable did)."""
+    return bool(loc) and isinstance(loc[0], str) and loc[0] in values
+
+
+def _place(path: Path | None, values: Mapping[str, Any], loc: tuple[str | int, ...]) -> str:
+    """``FILE:LINE: `` for an error in the config file, ``FILE: `` when no line is known."""
+    if path is None or not _written(values, loc):
+        return ""
+    prefix: tuple[str | int, ...] = ("tool", "failproof") if path.name == "pyproject.toml" else ()
+    try:
+        line = line_of(path.read_text(encoding="utf-8"), (*prefix, *loc))
+    except (OSError, UnicodeDecodeError):
+        line = None
+    return f"{path}:{line}: " if line else f"{path}: "
 
 
 def drop_none(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -62,6 +62,14 @@ if TYPE_CHECKING:
         Summary,
     )
     from failproof.core._suite import Suite
+    from failproof.core._taxonomy import (
+        TaxonomyCatalogue,
+        TaxonomyCategory,
+        TaxonomyFramework,
+        TaxonomyId,
+        check_taxonomy_id,
+        taxonomy_catalogue,
+    )
     from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
@@ -108,15 +116,21 @@ __all__ = [
     "Suite",
     "SuiteRow",
     "Summary",
+    "TaxonomyCatalogue",
+    "TaxonomyCategory",
+    "TaxonomyFramework",
+    "TaxonomyId",
     "ToolCall",
     "ToolSpec",
     "ToolUse",
     "Turn",
     "TurnResult",
+    "check_taxonomy_id",
     "is_run_id",
     "parse_json_output",
     "re2_compiled",
     "re2_problem",
+    "taxonomy_catalogue",
     "utc_now",
 ]
 
@@ -180,6 +194,14 @@ __getattr__, __dir__ = lazy_exports(
             "Summary",
         ),
         "._suite": ("Suite",),
+        "._taxonomy": (
+            "TaxonomyCatalogue",
+            "TaxonomyCategory",
+            "TaxonomyFramework",
+            "TaxonomyId",
+            "check_taxonomy_id",
+            "taxonomy_catalogue",
+        ),
         "._tools": ("ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
     },
 )

@@ -18,7 +18,8 @@ from pydantic import (
 
 from failproof.core._regex import re2_problem
 from failproof.core._severity import Severity
-from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec
+from failproof.core._taxonomy import TaxonomyId
+from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, schema_refs_inside
 
 __all__ = [
     "MAX_TURNS",
@@ -119,6 +120,12 @@ class Expect(_Strict):
         description="No RE2 regular expression may match anywhere in the output.",
     )
     max_chars: int | None = Field(default=None, ge=0, description="Longest acceptable output.")
+    max_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Longest acceptable time to the whole answer, in seconds (its latency).",
+    )
     forbidden_calls: list[ForbiddenCall] = Field(
         default_factory=list,
         description="Tool calls the model must not make (any call of a tool, or one with "
@@ -129,6 +136,11 @@ class Expect(_Strict):
         description="What a good answer does, graded by the LLM judge (--judge): the judge's "
         "score must reach the threshold. Without a judge the case is unscored, never a pass.",
     )
+
+    @field_validator("json_schema")
+    @classmethod
+    def _refs_inside(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if schema is None else schema_refs_inside(schema)
 
     @field_validator("must_match", "must_not_match")
     @classmethod
@@ -226,6 +238,11 @@ class Case(_Strict):
     failure_modes: list[str] = Field(
         default_factory=list, description="Failure modes this case probes for."
     )
+    taxonomy: list[TaxonomyId] = Field(
+        default_factory=list,
+        description="What the case tests, as FRAMEWORK:CODE ids: owasp-llm:LLM01 ... LLM10, "
+        "atlas:AML.T0051.001 (MITRE ATLAS), failproof:cyber (failproof's categories).",
+    )
     expect: Expect | None = Field(default=None, description="FailProof classifier expectations.")
     archetype: str | None = Field(default=None, description="SAFE v0 grouping.")
     expectations: SafeExpectations | None = Field(
@@ -242,6 +259,11 @@ class Case(_Strict):
         elif not value:
             raise ValueError("input is an empty message list; give at least one message")
         return value
+
+    @field_validator("taxonomy")
+    @classmethod
+    def _unique_taxonomy(cls, ids: list[str]) -> list[str]:
+        return list(dict.fromkeys(ids))
 
     @model_validator(mode="after")
     def _tools_or_turns(self) -> Case:

@@ -122,6 +122,9 @@ class CaseResult(BaseModel):
     )
     task: str | None = None
     failure_modes: list[str] = Field(default_factory=list)
+    taxonomy: list[str] = Field(
+        default_factory=list, description="The case's taxonomy ids (owasp-llm:LLM01, ...)."
+    )
     archetype: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     turns: list[TurnResult] = Field(

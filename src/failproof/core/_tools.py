@@ -16,7 +16,9 @@ from typing import Any
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"]
+from failproof.guard import ref_problems
+
+__all__ = ["ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -41,6 +43,13 @@ class ToolCall(_Strict):
         return value if isinstance(value, dict) else None
 
 
+def schema_refs_inside(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema``, refused (ValueError) when a ``$ref`` points outside it: never fetched."""
+    for problem in ref_problems(schema):
+        raise ValueError(problem)
+    return schema
+
+
 class ToolSpec(_Strict):
     """A tool the model may call, and the stub that answers it."""
 
@@ -54,6 +63,11 @@ class ToolSpec(_Strict):
     injection: str | None = Field(
         default=None, description="An instruction appended to what the tool returns."
     )
+
+    @field_validator("parameters")
+    @classmethod
+    def _refs_inside(cls, schema: dict[str, Any]) -> dict[str, Any]:
+        return schema_refs_inside(schema)
 
     @field_validator("name")
     @classmethod

@@ -8,6 +8,8 @@
   and escape sequences shown as ``\\xNN``).
 * `atomic_write_text`, `atomic_writer`: a file replaced in one step, never left half written.
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
+* `ref_problems` / `offline_validator`: JSON Schema references resolved inside the schema only,
+  never fetched.
 """
 
 from typing import TYPE_CHECKING
@@ -17,7 +19,12 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.guard._files import atomic_write_text, atomic_writer
     from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
-    from failproof.guard._schema import linear_validator, regex_problems
+    from failproof.guard._schema import (
+        linear_validator,
+        offline_validator,
+        ref_problems,
+        regex_problems,
+    )
     from failproof.guard._secrets import (
         REDACTED,
         RedactingStream,
@@ -42,9 +49,11 @@ __all__ = [
     "forget_secrets",
     "linear_validator",
     "loads_json",
+    "offline_validator",
     "redact",
     "redact_data",
     "redacting_std_streams",
+    "ref_problems",
     "regex_problems",
     "strip_controls",
     "unique_object",
@@ -55,7 +64,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "._files": ("atomic_write_text", "atomic_writer"),
         "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
-        "._schema": ("linear_validator", "regex_problems"),
+        "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
         "._secrets": (
             "REDACTED",
             "RedactingStream",

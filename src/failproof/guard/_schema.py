@@ -5,17 +5,24 @@ their regexes on Python's backtracking engine, where ``^([a-zA-Z0-9]+\\s?)*$`` a
 hostile answer takes minutes. `linear_validator` swaps those keywords for RE2 versions. RE2 has
 no backreferences or lookaround: `regex_problems` names every pattern of a schema it cannot
 take, so a suite is refused when it loads, not when it runs.
+
+Scoring never touches the network: `ref_problems` names every ``$ref`` that points outside the
+schema itself (a suite is refused for it when it loads), and every validator built here
+resolves references from the schema alone, never by fetching.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
+from urllib.parse import urldefrag, urljoin
 
 import re2
 
-__all__ = ["linear_validator", "regex_problems"]
+__all__ = ["linear_validator", "offline_validator", "ref_problems", "regex_problems"]
+
+_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 
 
 @lru_cache(maxsize=512)
@@ -116,6 +123,71 @@ def _additional_properties(
         yield ValidationError(f"Additional properties are not allowed ({shown} {verb} unexpected)")
 
 
+def _ids(schema: Any, base: str) -> Iterator[str]:
+    """Every ``$id`` (and ``$anchor``) of a schema, resolved against its parents' ids."""
+    if isinstance(schema, dict):
+        if isinstance(schema.get("$id"), str):
+            base = urljoin(base, schema["$id"])
+            yield urldefrag(base).url
+        for key in ("$anchor", "$dynamicAnchor"):
+            if isinstance(schema.get(key), str):
+                yield f"{urldefrag(base).url}#{schema[key]}"
+        for value in schema.values():
+            yield from _ids(value, base)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _ids(value, base)
+
+
+def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
+    """Every reference of a schema: ``(as written, resolved against the ids around it)``."""
+    if isinstance(schema, dict):
+        if isinstance(schema.get("$id"), str):
+            base = urljoin(base, schema["$id"])
+        for key in _REF_KEYWORDS:
+            if isinstance(schema.get(key), str):
+                yield schema[key], urljoin(base, schema[key])
+        for value in schema.values():
+            yield from _refs(value, base)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _refs(value, base)
+
+
+def ref_problems(schema: Any) -> list[str]:
+    """Every reference of ``schema`` that points outside it (it would have to be fetched)."""
+    root = "https://schema.failproof.invalid/root.json"  # never fetched: a base to resolve against
+    known = set(_ids(schema, root)) | {root}
+    problems = []
+    for written, resolved in dict.fromkeys(_refs(schema, root)):
+        target, fragment = urldefrag(resolved)
+        if target in known and (not fragment or fragment.startswith("/") or resolved in known):
+            continue
+        problems.append(
+            f"$ref {written!r} is not inside the schema: failproof never fetches schemas "
+            "while scoring; copy what it points to into the schema's $defs and refer to it as "
+            "'#/$defs/NAME'"
+        )
+    return problems
+
+
+def _refuse_retrieval(uri: str) -> NoReturn:
+    raise LookupError(f"{uri!r} is outside the schema and failproof never fetches schemas")
+
+
+def _offline_registry() -> Any:
+    from referencing import Registry
+
+    return Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+
+
+def offline_validator(schema: Any) -> Any:
+    """A jsonschema validator for ``schema`` that resolves references only inside it."""
+    from jsonschema.validators import validator_for
+
+    return validator_for(schema)(schema, registry=_offline_registry())
+
+
 def linear_validator(schema: Any) -> Any:
     """A jsonschema validator for ``schema`` (checked first) whose regexes run on RE2.
 
@@ -136,4 +208,4 @@ def linear_validator(schema: Any) -> Any:
             "additionalProperties": _additional_properties,
         },
     )
-    return linear(schema)
+    return linear(schema, registry=_offline_registry())

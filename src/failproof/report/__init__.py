@@ -5,6 +5,16 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from failproof.report._compare import (
+        CaseChange,
+        Comparison,
+        RunSide,
+        Shift,
+        SuiteShift,
+        compare_reports,
+        mcnemar_p,
+    )
+    from failproof.report._compare_md import compare_markdown
     from failproof.report._console import ConsoleRenderer
     from failproof.report._format import Kind, Value, format_value, value_of
     from failproof.report._html import HtmlRenderer
@@ -24,12 +34,21 @@ if TYPE_CHECKING:
     from failproof.report._present import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
     from failproof.report._schema import report_json_schema
+    from failproof.report._side_by_side import (
+        SideBySide,
+        SuiteScores,
+        TargetColumn,
+        side_by_side,
+        side_by_side_markdown,
+    )
     from failproof.report._verdict import ExitCode, case_verdict, exit_code
 
 __all__ = [
     "PAGE_SIZE",
     "SCHEMA_VERSION",
+    "CaseChange",
     "CaseDigest",
+    "Comparison",
     "ConsoleRenderer",
     "ExitCode",
     "HtmlRenderer",
@@ -39,16 +58,25 @@ __all__ = [
     "MarkdownRenderer",
     "Renderer",
     "Report",
+    "RunSide",
+    "Shift",
+    "SideBySide",
+    "SuiteScores",
+    "SuiteShift",
+    "TargetColumn",
     "Value",
     "asset",
     "build_report",
     "build_report_streaming",
     "case_verdict",
+    "compare_markdown",
+    "compare_reports",
     "content_security_policy",
     "exit_code",
     "format_value",
     "headline",
     "load_report",
+    "mcnemar_p",
     "md_code",
     "md_text",
     "parse_formats",
@@ -56,6 +84,8 @@ __all__ = [
     "render_page",
     "renderers",
     "report_json_schema",
+    "side_by_side",
+    "side_by_side_markdown",
     "value_of",
     "write_reports",
 ]
@@ -63,6 +93,16 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "._compare": (
+            "CaseChange",
+            "Comparison",
+            "RunSide",
+            "Shift",
+            "SuiteShift",
+            "compare_reports",
+            "mcnemar_p",
+        ),
+        "._compare_md": ("compare_markdown",),
         "._console": ("ConsoleRenderer",),
         "._format": ("Kind", "Value", "format_value", "value_of"),
         "._html": ("HtmlRenderer",),
@@ -82,6 +122,13 @@ __getattr__, __dir__ = lazy_exports(
         "._present": ("headline",),
         "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
         "._schema": ("report_json_schema",),
+        "._side_by_side": (
+            "SideBySide",
+            "SuiteScores",
+            "TargetColumn",
+            "side_by_side",
+            "side_by_side_markdown",
+        ),
         "._verdict": ("ExitCode", "case_verdict", "exit_code"),
     },
 )

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from failproof.core import CaseResult
 from failproof.report._calls import throttling_note
+from failproof.report._console_coverage import coverage_renderable
 from failproof.report._format import excerpt, format_value, value_of
 from failproof.report._model import CONSOLE_FAILURES, Report
 from failproof.report._present import (
@@ -30,6 +31,7 @@ from failproof.report._present import (
     verdict_counts,
     verdict_line,
 )
+from failproof.report._present_coverage import coverage_of
 from failproof.report._present_judge import decided_note, judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
@@ -189,6 +191,11 @@ def _judge(report: Report) -> Text | None:
     return Text.assemble(*parts)
 
 
+def _coverage(report: Report) -> Group | None:
+    coverage = coverage_of(report.extensions.get("coverage"))
+    return coverage_renderable(coverage, run=True) if coverage is not None else None
+
+
 def _use_color() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
@@ -229,6 +236,7 @@ class ConsoleRenderer(Renderer):
             _suites(report),
             _failures(report),
             _safe(report),
+            _coverage(report),
             _judge(report),
         ]
         for part in parts:

@@ -26,7 +26,7 @@ from failproof.report._present import (
     verdict_line,
     worst_cases,
 )
-from failproof.report._present_ext import extras
+from failproof.report._present_ext import Extra, extras
 from failproof.report._present_judge import decided_note
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
@@ -178,8 +178,24 @@ def _sections(report: Report) -> list[str]:
         labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
         lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]
     for extra in extras(report, index):
+        if extra.key in _WHOLE:
+            lines += _whole(extra)
+            continue
         for _title, table in extra.tables[:1]:
             lines += [f"### {md_text(extra.title)}", "", *_table(table), ""]
+    return lines
+
+
+#: Extension sections the Markdown shows whole (every table and fact), not by their first table.
+_WHOLE = frozenset({"coverage"})
+
+
+def _whole(extra: Extra) -> list[str]:
+    lines = [f"### {md_text(extra.title)}", ""]
+    lines += [f"- {md_text(label)}: {md_text(value)}" for label, value in extra.facts]
+    lines += [""] if extra.facts else []
+    for title, table in extra.tables:
+        lines += [f"#### {md_text(title)}", "", *_table(table), ""]
     return lines
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from failproof.config import Settings
 from failproof.core import (
@@ -21,7 +21,7 @@ from failproof.core import (
     Summary,
     utc_now,
 )
-from failproof.metrics import TopN, aggregate_run, aggregate_stream
+from failproof.metrics import TopN, aggregate_run, aggregate_stream, section_models
 from failproof.report._case_verdict import case_verdict
 from failproof.store import Store, StoredResults
 
@@ -100,6 +100,18 @@ class Report(BaseModel):
     results: list[CaseResult] = Field(default_factory=list)
     _source: StoredResults | None = PrivateAttr(default=None)
     _digest: CaseDigest | None = PrivateAttr(default=None)
+
+    @field_validator("extensions")
+    @classmethod
+    def _typed_sections(cls, sections: dict[str, Any]) -> dict[str, Any]:
+        """A section whose type is declared (`declare_section`) is read back as that model, so
+        a report from JSON holds what the run's report held."""
+        return {
+            name: model.model_validate(value)
+            if isinstance(value, dict) and (model := section_models.get(name)) is not None
+            else value
+            for name, value in sections.items()
+        }
 
     def __eq__(self, other: object) -> bool:
         """Equal reports have equal fields (a streamed one's results equal the same list); how

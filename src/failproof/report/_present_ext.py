@@ -9,6 +9,7 @@ from typing import Any
 from failproof.report._format import Kind, format_cell, format_value, label_of, value_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, section
+from failproof.report._present_coverage import coverage_facts, coverage_tables
 from failproof.report._present_judge import judge_extra_parts
 from failproof.report._tables import Cell, Column, Table, keyed_table, records_table, scalars
 
@@ -209,7 +210,13 @@ def _judge(key: str, data: object, index: CaseIndex) -> Extra:
     return Extra(key, *judge_extra_parts(data, index))
 
 
+def _coverage(key: str, data: object, index: CaseIndex) -> Extra:
+    title = "Coverage by taxonomy (OWASP LLM Top 10 2025, MITRE ATLAS, failproof)"
+    return Extra(key, title, coverage_facts(data), coverage_tables(data, index))
+
+
 _BUILDERS: dict[str, Callable[[str, object, CaseIndex], Extra]] = {
+    "coverage": _coverage,
     "robustness": _robustness,
     "consistency": _consistency,
     "judge": _judge,

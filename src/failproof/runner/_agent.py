@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
 
 from failproof.core import Case, Message, Response, ToolCall, ToolUse
+from failproof.guard import offline_validator
 
 __all__ = ["play_agent", "run_tool"]
 
@@ -56,9 +57,11 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
 
 def _schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
     try:
-        error = next(iter(Draft202012Validator(schema).iter_errors(arguments)), None)
+        error = next(iter(offline_validator(schema).iter_errors(arguments)), None)
     except SchemaError as exc:
         return f"the tool's schema is invalid: {exc.message}"
+    except Unresolvable as exc:  # a reference the schema does not hold: never fetched
+        return f"the tool's schema has a reference it does not hold: {exc}"
     return None if error is None else error.message[:200]
 
 

@@ -70,6 +70,7 @@ def score_case(
         request_body=response.request_body,
         task=case.task,
         failure_modes=list(case.failure_modes),
+        taxonomy=list(case.taxonomy),
         archetype=case.archetype,
         metadata=dict(case.metadata),
         tool_uses=list(response.tool_uses),

@@ -10,20 +10,15 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.view._app import Reply, ViewApp
-    from failproof.view._compare import Comparison, Delta, Flip, compare_reports
     from failproof.view._reader import ReadOnlyStore
     from failproof.view._server import ViewServer, check_host, make_server
 
 __all__ = [
-    "Comparison",
-    "Delta",
-    "Flip",
     "ReadOnlyStore",
     "Reply",
     "ViewApp",
     "ViewServer",
     "check_host",
-    "compare_reports",
     "make_server",
 ]
 
@@ -31,7 +26,6 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "._app": ("Reply", "ViewApp"),
-        "._compare": ("Comparison", "Delta", "Flip", "compare_reports"),
         "._reader": ("ReadOnlyStore",),
         "._server": ("ViewServer", "check_host", "make_server"),
     },

@@ -16,8 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from failproof.config import Settings
 from failproof.metrics import accumulators, context_for, fold
-from failproof.report import Report, build_report, renderers
-from failproof.view._compare import compare_reports
+from failproof.report import Report, build_report, compare_reports, renderers
 from failproof.view._pages import Page, compare_page, error_page, report_page, runs_page
 from failproof.view._reader import ReadOnlyStore
 

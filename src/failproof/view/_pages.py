@@ -10,8 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from failproof.report import HtmlRenderer, Report, asset, content_security_policy, render_page
-from failproof.view._compare import Comparison
+from failproof.report import (
+    Comparison,
+    HtmlRenderer,
+    Report,
+    asset,
+    content_security_policy,
+    render_page,
+)
 
 __all__ = ["Page", "compare_page", "error_page", "report_page", "runs_page"]
 

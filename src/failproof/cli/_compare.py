@@ -1,0 +1,60 @@
+"""``failproof compare``: what changed from one run to another, in Markdown or JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._output import say
+
+CompareFormat = Literal["markdown", "json"]
+
+_SOURCE_HELP = "A run id from 'failproof runs list', or a report.json file."
+
+
+@app.command("compare")
+def compare(
+    run_a: Annotated[str, typer.Argument(metavar="RUN_A", help="Before: " + _SOURCE_HELP)],
+    run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="After: " + _SOURCE_HELP)],
+    format: Annotated[
+        CompareFormat, typer.Option("--format", "-f", help="markdown or json.")
+    ] = "markdown",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file (default: stdout).")
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, help="Markdown: cases listed per group.")
+    ] = 50,
+    fail_on_regression: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-regression", help="Exit 1 when any case that passed in RUN_A fails in RUN_B."
+        ),
+    ] = False,
+    config: ConfigOpt = None,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Cases that newly fail (first), newly pass or changed class from RUN_A to RUN_B, and each
+    score's change with its 95% interval and significance (paired over the cases in both).
+
+    Exit 0, or 1 with --fail-on-regression when something newly fails; 3 on errors.
+    """
+    from failproof.report import compare_markdown, compare_reports, load_report
+
+    settings = settings_from(config)
+    comparison = compare_reports(load_report(run_a, settings), load_report(run_b, settings))
+    if format == "json":
+        text = comparison.model_dump_json(indent=2) + "\n"
+    else:
+        text = compare_markdown(comparison, limit=limit)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        say(f"wrote {output}")
+    if fail_on_regression and comparison.newly_failing:
+        raise typer.Exit(1)

@@ -1,0 +1,45 @@
+"""The ``coverage`` report section: what the run covered, with the failures per category."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from failproof.core import CaseResult
+from failproof.coverage._model import Coverage
+from failproof.coverage._tally import Tally
+from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section
+
+__all__ = ["CoverageAccumulator", "coverage_section"]
+
+
+class CoverageAccumulator:
+    """`coverage_section` in one pass; memory grows with the taxonomy ids, not the answers."""
+
+    def __init__(self, _ctx: AggregateContext | None = None) -> None:
+        self.tally = Tally(run=True)
+
+    def add(self, result: CaseResult) -> None:
+        self.tally.add(result.suite, result.case_id, result.taxonomy, result.primary)
+
+    def finish(self) -> dict[str, Any] | None:
+        return self.section().model_dump() if self.tally.cases else None
+
+    def section(self) -> Coverage:
+        """The section as its typed model."""
+        return self.tally.coverage()
+
+
+accumulators.register("coverage")(CoverageAccumulator)
+
+
+@aggregators.register("coverage")
+def coverage_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
+    """Per framework and category: the answers labelled with it, failed, errors, suites."""
+    accumulator = CoverageAccumulator(ctx)
+    for result in results:
+        accumulator.add(result)
+    return accumulator.finish()
+
+
+declare_section("coverage", Coverage)

@@ -1,0 +1,75 @@
+"""The coverage table for a terminal: the run's (with failures) and ``suites coverage``'s."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from failproof.coverage import Coverage, CoverageFramework
+from failproof.guard import for_console
+
+__all__ = ["coverage_renderable"]
+
+
+def _plain(text: str, limit: int) -> Text:
+    flat = for_console(text, keep_newlines=False)
+    return Text(flat if len(flat) <= limit else flat[: limit - 1] + "…")
+
+
+def _table(framework: CoverageFramework, run: bool, wrap: bool) -> RichTable:
+    out = RichTable(
+        title=framework.title,
+        title_justify="left",
+        show_edge=False,
+        pad_edge=False,
+        header_style="bold",
+    )
+    out.add_column("category", no_wrap=True)
+    out.add_column("name", overflow="fold" if wrap else "ellipsis", no_wrap=not wrap)
+    out.add_column("answers" if run else "cases", justify="right")
+    if run:
+        out.add_column("failed", justify="right")
+    out.add_column("suites", overflow="fold" if wrap else "ellipsis", no_wrap=not wrap)
+    for category in framework.categories:
+        if not category.tested:
+            continue
+        cells = [_plain(category.code, 16), _plain(category.name, 44), Text(f"{category.cases:,}")]
+        if run:
+            failed = category.failed or 0
+            cells.append(Text(f"{failed:,}", style="red" if failed else ""))
+        cells.append(_plain(", ".join(category.suites), 300 if wrap else 48))
+        out.add_row(*cells)
+    return out
+
+
+def _untested(framework: CoverageFramework, run: bool, detail: bool) -> list[Text]:
+    missing = framework.untested
+    if not missing or (framework.key == "atlas" and run):
+        return []
+    what = "this run" if run else "these suites"
+    lines = [
+        Text.assemble(
+            (f"not tested by {what} ({framework.key}): ", "yellow"),
+            _plain(", ".join(c.code if run else f"{c.code} {c.name}" for c in missing), 400),
+        )
+    ]
+    for category in missing if detail else ():
+        if category.needs:
+            lines.append(_plain(f"  {category.code}: {category.needs}", 2000))
+    return lines
+
+
+def coverage_renderable(coverage: Coverage, *, run: bool, detail: bool = False) -> Group:
+    """Every framework's tested categories, then what nothing tested (``detail``: and what a
+    user needs to test it)."""
+    parts: list[RichTable | Text] = []
+    for framework in coverage.frameworks:
+        if any(c.tested for c in framework.categories):
+            parts.append(_table(framework, run, wrap=detail))
+        parts.extend(_untested(framework, run, detail))
+    if coverage.unlabelled:
+        unit = "answers" if run else "cases"
+        count = f"{coverage.unlabelled:,} of {coverage.cases:,} {unit}"
+        parts.append(Text(f"{count} carry no taxonomy"))
+    return Group(*parts)
