@@ -10,7 +10,7 @@ from pathlib import Path
 from failproof.errors import InputError
 from failproof.judgment._types import RefusalLabel
 
-__all__ = ["LabelSpec", "LabelledResponse", "LabelledSet", "read_labelled_csv"]
+__all__ = ["LabelSpec", "LabelledResponse", "LabelledSet", "read_csv_column", "read_labelled_csv"]
 
 _TRUE = frozenset({"1", "true", "yes", "safe", "y"})
 
@@ -113,6 +113,14 @@ def _open_rows(path: Path) -> list[dict[str, str]]:
             f"{path}: no labelled rows", hint="expect a header line, then one response a row"
         )
     return rows
+
+
+def read_csv_column(path: str | Path, column: str) -> list[str]:
+    """One column of a labelled CSV, row by row (the rows `read_labelled_csv` reads)."""
+    path = Path(path)
+    rows = _open_rows(path)
+    _need(path, list(rows[0].keys()), column)
+    return [row.get(column) or "" for row in rows]
 
 
 def _need(path: Path, header: Sequence[str], column: str | None) -> None:
