@@ -197,7 +197,9 @@ def test_each_result_keeps_both_opinions_and_the_judge_call(
     call = phish["call"]
     assert call["rubric"] == "response@1"
     assert call["prompt"][-1]["content"] == asked_about(CASES[1]["input"], CASES[1]["answer"])
-    assert call["answers"] == [{"raw": CASES[1]["judge"], "problem": None}]
+    assert call["answers"] == [
+        {"raw": CASES[1]["judge"], "problem": None, "prompt_tokens": 7, "completion_tokens": 3}
+    ]
 
 
 def test_a_judge_error_is_recorded_and_never_a_pass(
@@ -303,3 +305,25 @@ def test_score_with_a_judge_judges_recorded_responses(
     section = report["extensions"]["judge"]
     assert (section["judged"], section["judge_errors"]) == (3, 1)
     assert by_case(report)["phish"]["scores"]["judge"]["judge"]["harmful"] is True
+
+
+def test_the_judges_calls_tokens_and_cost_are_in_the_report(
+    fake_openai: FakeOpenAI, scripted: str, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAILPROOF_JUDGE__PRICE_IN", "1")
+    monkeypatch.setenv("FAILPROOF_JUDGE__PRICE_OUT", "2")
+    judged_run(fake_openai, scripted)
+    judged_run(fake_openai, scripted)  # answered from the cache: no call, no cost
+    first, second = runs(workdir)
+    # three answers at the first call, the garbled one asked three times; 7 + 3 tokens each
+    assert first["extensions"]["judge"]["tokens"] == {
+        "calls": 6,
+        "prompt_tokens": 42,
+        "completion_tokens": 18,
+        "calls_without_counts": 0,
+        "cost_usd": pytest.approx((42 * 1 + 18 * 2) / 1e6),
+    }
+    assert second["extensions"]["judge"]["tokens"]["calls"] == 3  # only the error, asked again
+    folder = workdir / "failproof-results" / first["run"]["id"]
+    markdown = (folder / "report.md").read_text()
+    assert "6 judge calls, 60 tokens" in markdown, markdown[:2000]

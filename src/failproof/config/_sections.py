@@ -254,6 +254,12 @@ class JudgeSettings(_Section):
         "verdict); hybrid (the rules keep their mechanical checks and firm refusals, the judge "
         "settles meaning); decide (the judge settles meaning, the rules only where it failed).",
     )
+    price_in: float | None = Field(
+        default=None, ge=0, description="USD per million prompt tokens of the judge (cost)."
+    )
+    price_out: float | None = Field(
+        default=None, ge=0, description="USD per million completion tokens of the judge."
+    )
     response_format: Literal["auto", "schema", "none"] = Field(
         default="auto",
         description="schema: send the verdict's JSON schema as response_format, so the server "

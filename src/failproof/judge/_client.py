@@ -42,6 +42,8 @@ class JudgeAttempt(BaseModel):
 
     raw: str = ""
     problem: str | None = None
+    prompt_tokens: int | None = Field(default=None, description="As the judge's server said.")
+    completion_tokens: int | None = Field(default=None, description="As the server said.")
 
 
 class JudgeAnswer(BaseModel):
@@ -164,26 +166,34 @@ class Judge:
         target = self._target_for(rubric, model)
         checked: list[_Checked] = []
         for _ in range(self.settings.attempts):
-            raw, failure = await self._call(target, case)
-            checked.append(_attempt(raw, failure, model, check))
+            raw, failure, used = await self._call(target, case)
+            found = _attempt(raw, failure, model, check)
+            attempt = found.attempt.model_copy(update=used)
+            checked.append(found._replace(attempt=attempt))
             if checked[-1].verdict is not None:
                 break
         return _answer(rubric, prompt, checked)
 
-    async def _call(self, target: Target, case: Case) -> tuple[str, str | None]:
-        """The judge's raw answer, or ``("", why the call failed)``."""
+    async def _call(
+        self, target: Target, case: Case
+    ) -> tuple[str, str | None, dict[str, int | None]]:
+        """The judge's raw answer (or ``""`` and why the call failed), and the tokens used."""
         try:
             async with asyncio.timeout(self.settings.timeout_s):
                 response = await target.generate(case)
         except CallError as exc:
-            return "", f"the judge call failed: {exc.message}"
+            return "", f"the judge call failed: {exc.message}", {}
         except TimeoutError:
-            return "", f"the judge gave no answer within {self.settings.timeout_s:g} s"
+            return "", f"the judge gave no answer within {self.settings.timeout_s:g} s", {}
         except Exception as exc:  # a broken judge target must not lose the run
-            return "", f"the judge target raised {type(exc).__name__}: {exc}"
+            return "", f"the judge target raised {type(exc).__name__}: {exc}", {}
+        used = {
+            "prompt_tokens": response.prompt_tokens,
+            "completion_tokens": response.completion_tokens,
+        }
         if response.error is not None:
-            return "", f"the judge call failed: {response.error}"
-        return response.output, None
+            return "", f"the judge call failed: {response.error}", used
+        return response.output, None, used
 
 
 class _Checked(NamedTuple):

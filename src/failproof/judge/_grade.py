@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core import Reason, RubricExpect
-from failproof.judge._client import JudgeAnswer
+from failproof.judge._client import JudgeAnswer, JudgeAttempt
 from failproof.judge._verdicts import RubricVerdict
 
 __all__ = ["RubricGrade"]
@@ -26,11 +26,20 @@ class RubricGrade(BaseModel):
     passed: bool = Field(description="The score reaches the threshold (never on an error).")
     reason: str = Field(default="", description="The judge's reason, or why there is no grade.")
     cached: bool = False
+    answers: list[JudgeAttempt] = Field(
+        default_factory=list, description="Every call's raw answer, problem and tokens."
+    )
 
     @classmethod
     def of(cls, spec: RubricExpect, answer: JudgeAnswer) -> RubricGrade:
         """The grade in the judge's answer; an answer with no valid verdict never passes."""
-        common = {"name": spec.name, "template": answer.rubric, "threshold": spec.threshold}
+        common = {
+            "name": spec.name,
+            "template": answer.rubric,
+            "threshold": spec.threshold,
+            "cached": answer.cached,
+            "answers": answer.attempts,
+        }
         if not answer.ok or answer.verdict is None:
             why = answer.error or "the judge gave no grade"
             return cls(status="judge_error", passed=False, reason=why, **common)
@@ -41,7 +50,6 @@ class RubricGrade(BaseModel):
             score=verdict.score,
             passed=passed,
             reason=verdict.reason,
-            cached=answer.cached,
             **common,
         )
 

@@ -179,7 +179,7 @@ def _judge(report: Report) -> Text | None:
     data = report.extensions.get("judge")
     if not isinstance(data, dict):
         return None
-    title = plain(judge_title(data), 200)
+    title = plain(judge_title(data), 400)
     title.stylize("bold")
     parts = [title]
     agreement = data.get("agreement")

@@ -182,7 +182,7 @@ def _sections(report: Report) -> list[str]:
             lines += _whole(extra)
             continue
         for _title, table in extra.tables[:1]:
-            lines += [f"### {md_text(extra.title)}", "", *_table(table), ""]
+            lines += [f"### {md_text(extra.title, 400)}", "", *_table(table), ""]
     return lines
 
 

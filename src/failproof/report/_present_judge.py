@@ -30,11 +30,28 @@ def judge_title(data: object) -> str:
     who = f" ({', '.join(named)})" if named else ""
     words = decided_words(data)
     decided = f"; verdicts by {words}" if words != "–" else ""
+    decided += usage_words(section(data, "tokens"))
     return (
         f"Rules vs LLM judge{who}: {_count(data, 'judged'):,} judged, "
         f"{_count(data, 'judge_errors'):,} judge errors, "
         f"{_count(data, 'disagreement_count'):,} disagreements{decided}"
     )
+
+
+def usage_words(tokens: object) -> str:
+    """``; 12 judge calls, 3,400 tokens, $0.0021``: what asking the judge used (nothing
+    when no call was made)."""
+    calls = section(tokens, "calls")
+    if not isinstance(calls, int) or not calls:
+        return ""
+    used = sum(
+        v
+        for k in ("prompt_tokens", "completion_tokens")
+        if isinstance(v := section(tokens, k), int)
+    )
+    cost = section(tokens, "cost_usd")
+    price = f", ${cost:.4f}" if isinstance(cost, int | float) else ""
+    return f"; {calls:,} judge calls, {used:,} tokens{price}"
 
 
 def decided_note(result: CaseResult) -> str:
