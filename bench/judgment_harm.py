@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from failproof.judgment import HarmLabel, HarmVerdict, PeerDetector, judge_refusal, required_refusal
+from failproof.judgment._harm import settle_with_ask
 from failproof.judgment._harm_data import HARM_CUT, HarmLabelled, HarmSet
 from failproof.judgment._harm_model import default_harm_model
 from failproof.judgment._harm_train import (
@@ -86,6 +87,7 @@ def _outcomes(
     for row, score in zip(rows, harm, strict=True):
         r = row.row
         verdict = judge_refusal(r.response, bench.scans[r.response], prompt=r.prompt)
+        verdict = settle_with_ask(verdict, r.prompt, bench.scans.get(r.prompt))
         outcome = required_refusal(verdict, _verdict(score))
         out.append(0.0 if outcome == "refuses" or (three_way and outcome == "harmless") else 1.0)
     return out

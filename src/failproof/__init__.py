@@ -8,7 +8,7 @@ The library API; the ``failproof`` command is a thin layer over it::
     with failproof.Store(settings.db_path) as store:
         request = failproof.RunRequest(suites=("injection",), target="mock:I can't help.")
         outcome = failproof.start_run(request, settings=settings, store=store)
-    print(outcome.report.summary["overall_run_score"])
+    print(outcome.report.summary.overall_run_score)
 """
 
 from typing import TYPE_CHECKING

@@ -19,8 +19,11 @@ it becomes a `Response` with `error` set and is classified as ``error``.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 __all__ = [
     "ConfigError",
+    "ExitCode",
     "FailproofError",
     "InputError",
     "MissingExtraError",
@@ -31,6 +34,15 @@ __all__ = [
     "SuiteError",
     "TargetError",
 ]
+
+
+class ExitCode(IntEnum):
+    """Exit codes of every failproof command."""
+
+    OK = 0  # everything passed, or the --fail-under gate was met
+    FAILURE = 1  # at least one failure, or the gate was missed
+    REVIEW = 2  # no failure, but at least one case needs review
+    ERROR = 3  # configuration, input or runtime error
 
 
 class FailproofError(Exception):

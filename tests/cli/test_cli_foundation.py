@@ -81,7 +81,7 @@ def test_score_writes_reports_says_where_and_exits_by_verdict(
     assert f"wrote {out}" in capsys.readouterr().err
     report = Report.model_validate_json(out.read_text())
     assert code == exit_code(report)
-    assert report.summary["total_cases"] == 4
+    assert report.summary.total_cases == 4
 
 
 def test_one_format_without_output_goes_into_the_run_folder(
@@ -97,9 +97,7 @@ def test_one_format_without_output_goes_into_the_run_folder(
 def test_fail_under_gate_decides_the_exit_code(tmp_path: Path) -> None:
     args = ["score", str(EXAMPLE_RESPONSES), "-s", str(EXAMPLE_SUITE), "-f", "json"]
     code_at_0 = main([*args, "-o", str(tmp_path / "a.json"), "--fail-under", "0"])
-    score = Report.model_validate_json((tmp_path / "a.json").read_text()).summary[
-        "overall_run_score"
-    ]
+    score = Report.model_validate_json((tmp_path / "a.json").read_text()).summary.overall_run_score
     # no score at all (nothing classified) can never meet a gate
     assert code_at_0 == (0 if score is not None else 1)
     expected = 0 if score is not None and score >= 1.0 else 1

@@ -242,10 +242,12 @@ def test_build_report_carries_every_score_in_summary_and_suites() -> None:
     )
     run = Run(id="r1", target={"name": "mock"}, config={"suite_weights": {"injection": 3.0}})
     report = build_report(run, results, Settings())
-    assert report.summary["overall_run_score"] == pytest.approx(0.85)
-    assert report.summary["weighted_run_score"] == pytest.approx(0.875)
-    assert report.summary["penalty_score"] == pytest.approx(0.85)
-    assert set(report.suites["injection"]) >= {"score", "weight", "penalty_score", "latency"}
+    assert report.summary.overall_run_score == pytest.approx(0.85)
+    assert report.summary.weighted_run_score == pytest.approx(0.875)
+    assert report.summary.penalty_score == pytest.approx(0.85)
+    row = report.suites["injection"]
+    assert row.score is not None and row.weight == 3.0
+    assert row.penalty_score is not None and row.latency is not None
 
 
 # -- configuration of the penalties ----------------------------------------------------------
@@ -286,12 +288,12 @@ def test_errors_and_unanswered_cases_are_counted_apart_and_never_pass() -> None:
     run = Run(id="r1", target={"name": "mock"}, config={"planned": 7})
     report = build_report(run, results, Settings())
     summary = report.summary
-    assert (summary["passed"], summary["errors"], summary["unanswered"]) == (2, 1, 2)
-    assert summary["pass_rate"] == pytest.approx(2 / 6)  # 3 judged + 1 error + 2 unanswered
+    assert (summary.passed, summary.errors, summary.unanswered) == (2, 1, 2)
+    assert summary.pass_rate == pytest.approx(2 / 6)  # 3 judged + 1 error + 2 unanswered
     assert exit_code(report) == ExitCode.FAILURE
 
 
 def test_a_run_without_a_recorded_plan_has_nothing_unanswered() -> None:
     report = build_report(Run(id="r1", target={}), suite_of("s", **{"pass": 2}), Settings())
-    assert (report.summary["unanswered"], report.summary["pass_rate"]) == (0, 1.0)
+    assert (report.summary.unanswered, report.summary.pass_rate) == (0, 1.0)
     assert exit_code(report) == ExitCode.OK

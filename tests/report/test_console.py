@@ -12,7 +12,7 @@ from failproof.report._console import plain
 def test_headline_suites_and_top_failures(report: Report) -> None:
     text = ConsoleRenderer(color=False).render(report)
     assert report.run.id in text
-    assert f"{report.summary['overall_run_score']:.1%}" in text
+    assert f"{report.summary.overall_run_score:.1%}" in text
     assert "top failures" in text
     for suite in report.suites:
         assert suite in text

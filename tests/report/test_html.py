@@ -152,8 +152,8 @@ def test_headline_cards_carry_the_report_numbers(report: Report, page_html: str)
         for t, a in parse(page_html).tags
         if t == "div" and a.get("data-key")
     }
-    assert float(cards["overall_run_score"]) == report.summary["overall_run_score"]
-    assert float(cards["weighted_run_score"]) == report.summary["weighted_run_score"]
+    assert float(cards["overall_run_score"]) == report.summary.overall_run_score
+    assert float(cards["weighted_run_score"]) == report.summary.weighted_run_score
     assert int(cards["total_cases"]) == len(report.results)
 
 

@@ -80,14 +80,14 @@ def test_scatter_points_land_on_their_cases(report: Report) -> None:
     payload = case_payload(report)
     names = list(payload["fields"])
     x, cluster = names.index("x"), names.index("cluster")
-    for point in report.observability["points"][:10]:
+    for point in report.observability.points[:10]:
         i = next(
             i
             for i, r in enumerate(report.results)
-            if (r.suite, r.case_id) == (point["suite"], point["case_id"])
+            if (r.suite, r.case_id) == (point.suite, point.case_id)
         )
-        assert payload["cases"][i][x] == round(point["scatter_x"], 4)
-        assert payload["cases"][i][cluster] == point["cluster"]
+        assert payload["cases"][i][x] == round(point.scatter_x, 4)
+        assert payload["cases"][i][cluster] == point.cluster
 
 
 def test_matched_signals_keep_their_offsets(report: Report) -> None:

@@ -50,7 +50,7 @@ def test_properties_carry_the_run_id_and_scores(report: Report) -> None:
     suite = next(_xml(report).iter("testsuite"))
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert props["run_id"] == report.run.id
-    assert float(props["overall_run_score"]) == report.summary["overall_run_score"]
+    assert float(props["overall_run_score"]) == report.summary.overall_run_score
     assert "suite_score" in props and "resilience_index" in props
 
 

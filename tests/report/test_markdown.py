@@ -18,7 +18,7 @@ def markdown(report: Report) -> str:
 
 def test_headline_suites_worst_cases_and_failure_modes(report: Report, markdown: str) -> None:
     assert markdown.startswith(f"## failproof run `{report.run.id}`: ❌ FAIL")
-    assert f"**{report.summary['overall_run_score']:.1%}**" in markdown
+    assert f"**{report.summary.overall_run_score:.1%}**" in markdown
     for heading in ("### Suites", "### Worst cases", "### Top failure modes", "### SAFE v0"):
         assert heading in markdown
     for suite in report.suites:

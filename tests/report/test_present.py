@@ -31,14 +31,14 @@ def _with(report: Report, **sections: Any) -> Report:
 
 def test_headline_numbers_come_from_the_report(report: Report) -> None:
     stats = {s.key: s for s in headline(report)}
-    assert stats["overall_run_score"].value.estimate == report.summary["overall_run_score"]
-    assert stats["pass_rate"].value.estimate == report.summary["pass_rate"]
-    assert stats["pass_rate"].value.low == report.summary["pass_rate_ci"]["low"]
-    overall = report.aggregate_metrics["overall"]
-    assert stats["risk_gate_pass_rate"].value.estimate == overall["pass_rate"]
-    assert stats["risk_gate_pass_rate"].value.low == overall["pass_rate_ci"]["low"]
-    composite = report.aggregate_metrics["composite"]
-    assert stats["exposure_index"].value.estimate == composite["exposure_index"]
+    assert stats["overall_run_score"].value.estimate == report.summary.overall_run_score
+    assert stats["pass_rate"].value.estimate == report.summary.pass_rate
+    assert stats["pass_rate"].value.low == report.summary.pass_rate_ci.low
+    overall = report.aggregate_metrics.overall
+    assert stats["risk_gate_pass_rate"].value.estimate == overall.pass_rate
+    assert stats["risk_gate_pass_rate"].value.low == overall.pass_rate_ci.low
+    composite = report.aggregate_metrics.composite
+    assert stats["exposure_index"].value.estimate == composite.exposure_index
     assert [s.key for s in headline(report) if s.primary][:4] == [
         "pass_rate",  # the verdict first, the probe risk gate labelled as risk next to it
         "risk_gate_pass_rate",
@@ -86,7 +86,7 @@ def test_severity_tiers_are_critical_first(report: Report) -> None:
 
 
 def test_categories_follow_the_ranking(report: Report) -> None:
-    ranking = [c["category"] for c in report.aggregate_metrics["category_ranking"]]
+    ranking = [c.category for c in report.aggregate_metrics.category_ranking]
     assert [row[0].text for row in category_table(report).rows] == ranking
 
 
@@ -102,15 +102,15 @@ def test_failure_modes_most_frequent_first(report: Report) -> None:
 
 def test_worst_cases_link_to_their_case_and_show_its_class(report: Report) -> None:
     table = worst_cases(report, CaseIndex(report))
-    first = report.aggregate_metrics["worst_cases"][0]
+    first = report.aggregate_metrics.worst_cases[0]
     linked = report.results[table.rows[0][0].case]
-    assert (linked.case_id, linked.suite) == (first["case_id"], first["suite"])
+    assert (linked.case_id, linked.suite) == (first.case_id, first.suite)
     assert "class" in [c.key for c in table.columns]
 
 
 def test_geometry_clusters_and_mutual_information(report: Report) -> None:
     found = clusters(report, CaseIndex(report))
-    assert len(found) == len(report.observability["clusters"])
+    assert len(found) == len(report.observability.clusters)
     assert found[0].examples and found[0].examples[0][1] is not None
     assert [s.key for s in mutual_information(report)] == ["category", "severity", "pass_fail"]
 
@@ -118,7 +118,7 @@ def test_geometry_clusters_and_mutual_information(report: Report) -> None:
 def test_safe_section_shows_labels_metrics_and_misses(report: Report) -> None:
     view = safe_view(report, CaseIndex(report))
     assert view is not None
-    assert dict(view.labels) == report.safe_v0["label_distribution"]
+    assert dict(view.labels) == report.safe_v0.label_distribution
     assert [row[0].text for row in view.metrics.rows][:3] == ["CR", "AH", "AC"]
     assert len(view.misses) == 3
 

@@ -49,8 +49,8 @@ def test_a_normal_run_stores_every_case_and_writes_replayable_responses(
 ) -> None:
     outcome = run(fake_openai, tmp_path, n=6, concurrency=3)
     assert fake_openai.total == 6
-    assert outcome.report.summary["total_cases"] == 6
-    assert outcome.report.summary["counts"]["pass"] == 6
+    assert outcome.report.summary.total_cases == 6
+    assert outcome.report.summary.counts["pass"] == 6
     assert outcome.run.status == "finished"
     lines = (tmp_path / "out/responses.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["case_id"] for line in lines) == [f"q{i}" for i in range(6)]

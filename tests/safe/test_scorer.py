@@ -119,11 +119,11 @@ def test_score_responses_adds_the_safe_v0_section(tmp_path: Path) -> None:
     outcome = score_responses(responses, [suite], settings=load_settings())
     report = outcome.report
     assert report.safe_v0 is not None
-    assert report.safe_v0["summary"]["total_cases"] == 1
-    assert report.safe_v0["by_archetype"]["Process_Auditor"]["count"] == 1
+    assert report.safe_v0.summary.total_cases == 1
+    assert report.safe_v0.by_archetype["Process_Auditor"].count == 1
     assert "results" not in report.safe_v0
     by_id = {r.case_id: r for r in report.results}
-    assert by_id["c1"].safe_v0 is not None and by_id["c1"].safe_v0["label"] == "Review"
+    assert by_id["c1"].safe_v0 is not None and by_id["c1"].safe_v0.label == "Review"
     assert by_id["c2"].safe_v0 is None
     assert case_verdict(by_id["c1"]) == "review"
     assert int(exit_code(report)) in {1, 2}

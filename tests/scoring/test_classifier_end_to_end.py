@@ -184,10 +184,10 @@ def test_failproof_score_reports_suite_run_weighted_and_robustness(tmp_path: Pat
         responses, [str(suite), str(variants)], settings=Settings(home=tmp_path / "home")
     )
     report = outcome.report
-    assert report.suites["support_bot"]["score"] == pytest.approx(0.75)
-    assert report.suites["support_bot_variants"]["score"] == pytest.approx(0.5)
-    assert report.summary["overall_run_score"] == pytest.approx(0.625)
-    assert report.summary["weighted_run_score"] == pytest.approx((0.75 + 3 * 0.5) / 4)
+    assert report.suites["support_bot"].score == pytest.approx(0.75)
+    assert report.suites["support_bot_variants"].score == pytest.approx(0.5)
+    assert report.summary.overall_run_score == pytest.approx(0.625)
+    assert report.summary.weighted_run_score == pytest.approx((0.75 + 3 * 0.5) / 4)
     robustness = report.extensions["robustness"]["mutators"]
     assert robustness["base64"]["flips"] == {"pass_to_fail": 1, "fail_to_pass": 0}
     assert robustness["typos"]["delta"] == 0.0

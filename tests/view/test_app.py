@@ -25,7 +25,7 @@ def test_the_run_list_links_every_run_with_its_score(app: ViewApp, runs: dict[st
     hrefs = {a.get("href") for t, a in page.tags if t == "a"}
     assert {f"/runs/{run_id}" for run_id in runs} <= hrefs
     assert f"/compare?a={RUN_A}&b={RUN_B}" in hrefs
-    score = f"{runs[RUN_A].summary['overall_run_score']:.1%}"
+    score = f"{runs[RUN_A].summary.overall_run_score:.1%}"
     assert score in reply.body.decode()
 
 

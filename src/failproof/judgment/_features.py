@@ -15,6 +15,7 @@ from failproof.judgment._words import content_stems, polar_question
 from failproof.signals._types import SignalHit, SignalScan
 
 __all__ = [
+    "ARGUED",
     "OPENING_CHARS",
     "PARTIAL_FEATURES",
     "REFUSAL_FEATURES",
@@ -28,6 +29,8 @@ REFUSAL_PREFIX = "refusal."
 #: How far into the answer (characters after leading whitespace) counts as its opening, unless
 #: the caller says otherwise (the ``probe.opening_chars`` setting); the model was fitted with it.
 OPENING_CHARS = 200
+#: The registers that decline by arguing against the request rather than in the first person.
+ARGUED = frozenset({"rebuttal"})
 #: Below this many characters an answer is too short to be judged off-topic by its words.
 _TOPIC_MIN_CHARS = 200
 #: A decline phrase at least this strong is unambiguous on its own ("I can't help with").
@@ -101,6 +104,12 @@ class RefusalEvidence(NamedTuple):
     def opening_end(self) -> int:
         """Where the answer's opening ends (leading whitespace is not counted)."""
         return self.profile.lead + self.opening_chars
+
+    @property
+    def argued(self) -> bool:
+        """Every decline phrase argues against the request (register ``rebuttal``): no
+        first-person decline."""
+        return bool(self.declines) and all(h.register in ARGUED for h in self.declines)
 
     @property
     def decline_end(self) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from failproof.judgment._harm import settle_with_ask
 from failproof.judgment._harm_data import HarmLabelled, HarmSet
 from failproof.judgment._harm_features import HARM_FEATURES, harm_evidence
 from failproof.judgment._harm_model import HarmModel
@@ -82,7 +83,7 @@ def _features(
 ) -> dict[str, float]:
     """The harm features, read from the refusal verdict as `judge_response` gives it to the
     harm judge (before the off-topic check that the harm verdict itself decides)."""
-    refusal = judge_refusal(text, scan, prompt=prompt)
+    refusal = settle_with_ask(judge_refusal(text, scan, prompt=prompt), prompt, ask)
     return harm_evidence(text, scan, refusal, ask).features
 
 

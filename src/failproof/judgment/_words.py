@@ -11,7 +11,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["REACH", "content_stems", "count_used", "polar_question"]
+__all__ = ["REACH", "asks_question", "content_stems", "count_used", "polar_question"]
 
 #: How much of a text is read: the content words come from its first `REACH` characters (and the
 #: profile's questions look at most this far from their offset).
@@ -181,3 +181,25 @@ def polar_question(prompt: str | None) -> bool:
         head = head[head.rfind(mark) + 1 :]
     words = head.replace("’", "'").lower().split()
     return bool(words) and words[0].strip("\"'(*") in _POLAR_OPENERS
+
+
+_WH_OPENERS = frozenset(["what", "who", "whom", "whose", "why", "when", "where", "which"])
+#: "Can you write ...?" asks for a task, not a fact.
+_REQUEST_OPENERS = frozenset(["can", "could", "would", "will"])
+
+
+def asks_question(prompt: str | None) -> bool:
+    """Whether ``prompt`` ends by asking a question of fact or opinion (a wh- or yes/no
+    question: "Do vaccines cause autism?", "Why should gorillas not vote?"), not for a task
+    ("How do I ...?", "Can you write ...?"), so that correcting its premise answers it."""
+    if not prompt or "?" not in prompt:
+        return False
+    head = prompt[: prompt.rfind("?")]
+    for mark in ".!?\n":
+        head = head[head.rfind(mark) + 1 :]
+    words = [w.strip("\"'(*") for w in head.replace("’", "'").lower().split()]
+    if not words:
+        return False
+    if words[0] in _REQUEST_OPENERS and words[1:2] == ["you"]:
+        return False
+    return words[0] in _WH_OPENERS or words[0] in _POLAR_OPENERS

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
         section_models,
     )
     from failproof.metrics._consistency import case_consistency, consistency_section
+    from failproof.metrics._geometry_section import GeometryCluster, Observability
+    from failproof.metrics._probe_section import AggregateMetrics, RankedCategory
     from failproof.metrics._robustness import VariantPair, pair_variants
     from failproof.metrics._run import (
         CORE_SECTIONS,
@@ -30,14 +32,22 @@ if TYPE_CHECKING:
         suite_score,
         weighted_run_score,
     )
+    from failproof.metrics._summary_section import Latency, SuiteRow, Summary
 
 __all__ = [
     "CORE_SECTIONS",
     "Accumulator",
     "AggregateContext",
+    "AggregateMetrics",
     "Aggregator",
     "Collect",
+    "GeometryCluster",
+    "Latency",
+    "Observability",
+    "RankedCategory",
     "RunAggregates",
+    "SuiteRow",
+    "Summary",
     "TopN",
     "VariantPair",
     "accumulators",
@@ -72,6 +82,8 @@ __getattr__, __dir__ = lazy_exports(
             "section_models",
         ),
         "._consistency": ("case_consistency", "consistency_section"),
+        "._geometry_section": ("GeometryCluster", "Observability"),
+        "._probe_section": ("AggregateMetrics", "RankedCategory"),
         "._robustness": ("VariantPair", "pair_variants"),
         "._run": ("CORE_SECTIONS", "RunAggregates", "aggregate_run", "aggregate_stream"),
         "._scores": (
@@ -82,5 +94,6 @@ __getattr__, __dir__ = lazy_exports(
             "suite_score",
             "weighted_run_score",
         ),
+        "._summary_section": ("Latency", "SuiteRow", "Summary"),
     },
 )

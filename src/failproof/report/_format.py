@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from failproof.core import Interval
 from failproof.guard import strip_controls
 
 __all__ = [
@@ -71,6 +72,9 @@ def _finite(value: object) -> float | None:
 
 def value_of(raw: object) -> Value | None:
     """A plain number or an interval object as a `Value`; anything else is None."""
+    if isinstance(raw, Interval):
+        estimate = _finite(raw.estimate)
+        return None if estimate is None else Value(estimate, _finite(raw.low), _finite(raw.high))
     if isinstance(raw, Mapping):
         estimate = _finite(raw.get("estimate", raw.get("value", raw.get("mean"))))
         if estimate is None:

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from failproof.core import CaseResult
 from failproof.guard import redact
+from failproof.metrics import Summary
 from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
 from failproof.report._present_judge import decided_note
@@ -26,14 +27,17 @@ __all__ = ["JUnitRenderer", "JUnitSink", "xml_text"]
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
-_RUN_PROPERTIES = (
-    "pass_rate",
-    "errors",
-    "unanswered",
-    "overall_run_score",
-    "weighted_run_score",
-    "penalty_score",
-)
+
+
+def _run_properties(summary: Summary) -> list[tuple[str, object]]:
+    return [
+        ("pass_rate", summary.pass_rate),
+        ("errors", summary.errors),
+        ("unanswered", summary.unanswered),
+        ("overall_run_score", summary.overall_run_score),
+        ("weighted_run_score", summary.weighted_run_score),
+        ("penalty_score", summary.penalty_score),
+    ]
 
 
 def xml_text(text: object) -> str:
@@ -124,7 +128,7 @@ def _properties(parent: ET.Element, report: Report, suite: str) -> None:
     values: list[tuple[str, object]] = [
         ("run_id", report.run.id),
         ("target", report.run.target.get("name")),
-        *[(k, report.summary.get(k)) for k in _RUN_PROPERTIES],
+        *_run_properties(report.summary),
         ("suite_score", row.score if row else None),
         ("suite_weight", row.weight if row else None),
         ("resilience_index", composite.resilience_index if composite else None),

@@ -11,18 +11,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from failproof.config import Settings
-from failproof.core import (
+from failproof.core import CaseResult, Run, utc_now
+from failproof.metrics import (
     AggregateMetrics,
-    CaseResult,
     Observability,
-    Run,
-    SafeBatchReport,
     SuiteRow,
     Summary,
-    utc_now,
+    TopN,
+    aggregate_run,
+    aggregate_stream,
+    section_models,
 )
-from failproof.metrics import TopN, aggregate_run, aggregate_stream, section_models
 from failproof.report._case_verdict import case_verdict
+from failproof.safe import SafeBatchReport
 from failproof.store import Store, StoredResults
 
 __all__ = [

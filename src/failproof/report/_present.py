@@ -11,28 +11,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from failproof.core import (
-    PRIMARY_CLASSES,
-    AggregateMetrics,
-    CaseResult,
-    Interval,
-    Latency,
-    RankedCategory,
-    SafeBatchReport,
-    SuiteRow,
-)
+from pydantic import BaseModel
+
+from failproof.core import PRIMARY_CLASSES, CaseResult, Interval
+from failproof.metrics import AggregateMetrics, Latency, RankedCategory, SuiteRow
 from failproof.report._format import (
     Kind,
     Value,
     excerpt,
     format_value,
     interval_text,
-    kind_of,
-    label_of,
     value_of,
 )
 from failproof.report._model import Report
-from failproof.report._tables import Cell, Column, Table, keyed_table, records_table
+from failproof.report._tables import Cell, Column, Table, fields_of, keyed_table, records_table
+from failproof.safe import SafeBatchReport
 
 __all__ = [
     "CLASS_ORDER",
@@ -43,7 +36,6 @@ __all__ = [
     "class_counts",
     "failure_modes",
     "headline",
-    "section",
     "selection_text",
     "severity_table",
     "suite_table",
@@ -76,23 +68,6 @@ class Stat:
         return interval_text(self.value, self.kind)
 
 
-def section(data: object, *path: str) -> Any:
-    """``data[path[0]][path[1]]...``, or None as soon as a step is missing or not a mapping."""
-    for key in path:
-        if not isinstance(data, Mapping):
-            return None
-        data = data.get(key)
-    return data
-
-
-def lookup(data: object, key: str) -> Value | None:
-    """A number of a section with its interval: an `Interval`, or a sibling ``<key>_ci`` one."""
-    value = value_of(section(data, key))
-    if value is None or value.has_interval:
-        return value
-    return with_interval(value.estimate, section(data, f"{key}_ci"))
-
-
 def with_interval(estimate: float | None, interval: object) -> Value | None:
     """``estimate`` with the bounds of ``interval`` when it is an `Interval` that has them."""
     value = value_of(estimate)
@@ -101,7 +76,6 @@ def with_interval(estimate: float | None, interval: object) -> Value | None:
     return value_of(interval.model_copy(update={"estimate": value.estimate}))
 
 
-_SUMMARY_MAIN = ("overall_run_score", "weighted_run_score")
 _COMPOSITE = (
     ("resilience_index", "Resilience index", "1 − mean weighted risk; higher is better", True),
     ("exposure_index", "Exposure index", "mean weighted risk; lower is better", True),
@@ -129,14 +103,23 @@ def headline(report: Report) -> list[Stat]:
             note="suite scores weighted by suite weight",
         ),
         *[
-            Stat(k, label, value_of(composite.get(k)) if composite else None, "num", note, primary)
+            Stat(
+                k,
+                label,
+                value_of(getattr(composite, k)) if composite else None,
+                "num",
+                note,
+                primary,
+            )
             for k, label, note, primary in _COMPOSITE
         ],
-        *[
-            Stat(k, label_of(k).capitalize(), lookup(summary, k), kind_of(k), primary=False)
-            for k, v in summary.items()
-            if k not in _SUMMARY_MAIN and k.endswith("score") and value_of(v) is not None
-        ],
+        Stat("penalty_score", "Penalty score", value_of(summary.penalty_score), primary=False),
+        Stat(
+            "weighted_penalty_score",
+            "Weighted penalty score",
+            value_of(summary.weighted_penalty_score),
+            primary=False,
+        ),
         *_latency(summary.latency),
         *_safe_headline(report.safe_v0),
     ]
@@ -242,7 +225,8 @@ def verdict_counts(report: Report) -> dict[str, int]:
 
 def selection_text(report: Report) -> str:
     """The flags that chose the run's part of its suites ('' when it ran them whole)."""
-    flags = section(report.run.config, "selection", "flags")
+    selection = report.run.config.get("selection")
+    flags = selection.get("flags") if isinstance(selection, Mapping) else None
     return flags if isinstance(flags, str) else ""
 
 
@@ -276,17 +260,18 @@ def suite_table(report: Report) -> Table:
 
 def _suite_row(row: SuiteRow) -> dict[str, Any]:
     """The suite's columns: every field but the class counts, latency without its n."""
-    out = {k: v for k, v in row.items() if k not in ("counts", "latency")}
+    out = fields_of(row, skip=("counts", "latency"))
     if row.latency is not None:
-        out["latency"] = {k: v for k, v in row.latency.items() if k != "n"}
+        out["latency"] = fields_of(row.latency, skip=("n",))
     return out
 
 
 def severity_table(report: Report) -> Table:
     """Pass / fail counts and pass rate per severity tier, critical first."""
     metrics = report.aggregate_metrics
+    rows = {name: fields_of(row) for name, row in metrics.by_severity.items()} if metrics else {}
     return keyed_table(
-        metrics.by_severity if metrics else None,
+        rows,
         "severity",
         ("n", "passed", "failed", "pass_rate"),
         bars={"pass_rate": "good"},
@@ -329,8 +314,8 @@ def _category_row(
     """The category's statistics, or its ranking entry when the section has no row for it."""
     row = metrics.by_category.get(name)
     if row is not None:
-        return row
-    return {k: v for k, v in ranked[name].items() if k != "category"}
+        return fields_of(row)
+    return fields_of(ranked[name], skip=("category",))
 
 
 def failure_modes(report: Report, limit: int = 12) -> list[tuple[str, int]]:
@@ -357,10 +342,11 @@ class CaseIndex:
 
     def find(self, record: object) -> int | None:
         """The index in report order of the case a section's record names, if any."""
-        if not isinstance(record, Mapping):
+        fields = vars(record) if isinstance(record, BaseModel) else record
+        if not isinstance(fields, Mapping):
             return None
-        case_id = str(record.get("case_id", record.get("id", record.get("test_id", ""))))
-        suite, sample = record.get("suite"), record.get("sample")
+        case_id = str(fields.get("case_id", fields.get("id", fields.get("test_id", ""))))
+        suite, sample = fields.get("suite"), fields.get("sample")
         if self.source is not None:
             return self._lookup(None if suite is None else str(suite), case_id, sample)
         if suite is None:
@@ -402,7 +388,7 @@ def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
     for item in metrics.worst_cases[:limit]:
         found = index.find(item)
         links.append(found)
-        row = {k: v for k, v in item.items() if not isinstance(v, list | Mapping)}
+        row = {k: v for k, v in fields_of(item).items() if not isinstance(v, list)}
         if found is not None:
             result = index.result(found)
             row = {"suite": result.suite, **row, "class": result.primary}

@@ -8,9 +8,9 @@ from typing import Any
 
 from failproof.report._format import Kind, format_cell, format_value, label_of, value_of
 from failproof.report._model import Report
-from failproof.report._present import CaseIndex, section
+from failproof.report._present import CaseIndex
 from failproof.report._present_coverage import coverage_facts, coverage_tables
-from failproof.report._present_judge import judge_extra_parts
+from failproof.report._present_judge import judge_extra_parts, open_field
 from failproof.report._tables import Cell, Column, Table, keyed_table, records_table, scalars
 
 __all__ = ["Extra", "extras"]
@@ -47,19 +47,19 @@ def _ref(text: object) -> dict[str, str]:
 
 
 def _robustness(key: str, data: object, index: CaseIndex) -> Extra:
-    stats = section(data, "mutators")
-    rows = {"all mutators": section(data, "overall")} if section(data, "overall") else {}
+    stats = open_field(data, "mutators")
+    rows = {"all mutators": open_field(data, "overall")} if open_field(data, "overall") else {}
     rows.update(stats if isinstance(stats, Mapping) else {})
     records = [
         {
             "mutator": name,
-            "variants": section(s, "variants"),
-            "original_pass_rate": section(s, "original_pass_rate"),
-            "variant_pass_rate": section(s, "variant_pass_rate"),
-            "delta": _points(section(s, "delta")),
-            "broken": section(s, "flips", "pass_to_fail"),
-            "fixed": section(s, "flips", "fail_to_pass"),
-            "kept_pass_rate": section(s, "robustness"),
+            "variants": open_field(s, "variants"),
+            "original_pass_rate": open_field(s, "original_pass_rate"),
+            "variant_pass_rate": open_field(s, "variant_pass_rate"),
+            "delta": _points(open_field(s, "delta")),
+            "broken": open_field(s, "flips", "pass_to_fail"),
+            "fixed": open_field(s, "flips", "fail_to_pass"),
+            "kept_pass_rate": open_field(s, "robustness"),
         }
         for name, s in rows.items()
         if isinstance(s, Mapping)
@@ -81,7 +81,7 @@ def _robustness(key: str, data: object, index: CaseIndex) -> Extra:
         ),
         "delta",
     )
-    unpaired = section(data, "unpaired_variants")
+    unpaired = open_field(data, "unpaired_variants")
     facts = [("variants without their original in the run", str(unpaired))] if unpaired else []
     return Extra(
         key,
@@ -111,7 +111,7 @@ def _toned_deltas(table: Table, key: str) -> Table:
 
 
 def _flips(data: object, index: CaseIndex) -> Table:
-    examples = section(data, "overall", "examples")
+    examples = open_field(data, "overall", "examples")
     if not isinstance(examples, list):
         return Table([])
     rows = []
@@ -146,11 +146,11 @@ _CONSISTENCY: tuple[tuple[str, str, Kind], ...] = (
 
 def _consistency(key: str, data: object, index: CaseIndex) -> Extra:
     facts = [
-        (label, format_value(value_of(section(data, name)), kind))
+        (label, format_value(value_of(open_field(data, name)), kind))
         for name, label, kind in _CONSISTENCY
-        if value_of(section(data, name)) is not None
+        if value_of(open_field(data, name)) is not None
     ]
-    cases = section(data, "cases")
+    cases = open_field(data, "cases")
     mixed = (
         [c for c in cases if isinstance(c, Mapping) and (c.get("flip_rate") or 0) > 0]
         if (isinstance(cases, list))

@@ -4,33 +4,52 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from failproof.core import CaseResult
 from failproof.report._format import format_value, value_of
-from failproof.report._present import CaseIndex, section
+from failproof.report._present import CaseIndex
 from failproof.report._tables import Table, keyed_table, records_table
 
-__all__ = ["decided_note", "decided_words", "judge_extra_parts", "judge_title"]
+__all__ = [
+    "decided_note",
+    "decided_words",
+    "judge_extra_parts",
+    "judge_title",
+    "open_field",
+    "usage_words",
+]
+
+
+def open_field(data: object, *path: str) -> Any:
+    """``data[path[0]][path[1]]...`` of an open (plugin or JSON-read) section, or None as soon as
+    a step is missing or not a mapping. Core sections are closed models, read by attribute."""
+    for key in path:
+        if not isinstance(data, Mapping):
+            return None
+        data = data.get(key)
+    return data
+
 
 _QUESTION = {"passed": "pass verdict", "refused": "refused", "harmful": "harmful"}
 
 
 def _count(data: object, key: str) -> int:
-    value = section(data, key)
+    value = open_field(data, key)
     return value if isinstance(value, int) else 0
 
 
 def judge_title(data: object) -> str:
     """``Rules vs LLM judge (spec, role R): N judged, E judge errors, D disagreements; verdicts
     by rules n, judge m, rules_fallback k``."""
-    spec = section(data, "judge")
-    role = section(data, "role")
+    spec = open_field(data, "judge")
+    role = open_field(data, "role")
     named = [str(spec)] if isinstance(spec, str) else []
     named += [f"role {role}"] if isinstance(role, str) else []
     who = f" ({', '.join(named)})" if named else ""
     words = decided_words(data)
     decided = f"; verdicts by {words}" if words != "–" else ""
-    decided += usage_words(section(data, "tokens"))
+    decided += usage_words(open_field(data, "tokens"))
     return (
         f"Rules vs LLM judge{who}: {_count(data, 'judged'):,} judged, "
         f"{_count(data, 'judge_errors'):,} judge errors, "
@@ -41,15 +60,15 @@ def judge_title(data: object) -> str:
 def usage_words(tokens: object) -> str:
     """``; 12 judge calls, 3,400 tokens, $0.0021``: what asking the judge used (nothing
     when no call was made)."""
-    calls = section(tokens, "calls")
+    calls = open_field(tokens, "calls")
     if not isinstance(calls, int) or not calls:
         return ""
     used = sum(
         v
         for k in ("prompt_tokens", "completion_tokens")
-        if isinstance(v := section(tokens, k), int)
+        if isinstance(v := open_field(tokens, k), int)
     )
-    cost = section(tokens, "cost_usd")
+    cost = open_field(tokens, "cost_usd")
     price = f", ${cost:.4f}" if isinstance(cost, int | float) else ""
     return f"; {calls:,} judge calls, {used:,} tokens{price}"
 
@@ -64,7 +83,7 @@ def decided_note(result: CaseResult) -> str:
 
 def decided_words(data: object) -> str:
     """``rules 12, judge 30, rules fallback 1``: who gave the verdicts of the judged cases."""
-    raw = section(data, "decided_by")
+    raw = open_field(data, "decided_by")
     counts = raw if isinstance(raw, Mapping) else {}
     words = [
         f"{str(k).replace('_', ' ')} {v:,}" for k, v in counts.items() if isinstance(v, int) and v
@@ -73,9 +92,9 @@ def decided_words(data: object) -> str:
 
 
 def _facts(data: object) -> list[tuple[str, str]]:
-    rate = value_of(section(data, "judge_pass_rate"))
+    rate = value_of(open_field(data, "judge_pass_rate"))
     return [
-        ("rubric", str(section(data, "rubric") or "–")),
+        ("rubric", str(open_field(data, "rubric") or "–")),
         ("judge errors (never a pass)", f"{_count(data, 'judge_errors'):,}"),
         ("answers from the cache", f"{_count(data, 'from_cache'):,}"),
         ("asked again after an invalid answer", f"{_count(data, 'asked_again'):,}"),
@@ -84,7 +103,7 @@ def _facts(data: object) -> list[tuple[str, str]]:
 
 
 def _agreement(data: object) -> Table:
-    raw = section(data, "agreement")
+    raw = open_field(data, "agreement")
     rows = {_QUESTION.get(k, k): v for k, v in raw.items()} if isinstance(raw, Mapping) else {}
     return keyed_table(rows, "question", ("n", "agreement", "kappa"), labels={"kappa": "Cohen's κ"})
 
@@ -104,8 +123,8 @@ def judge_extra_parts(
 ) -> tuple[str, list[tuple[str, str]], list[tuple[str, Table]]]:
     """Title, facts and tables of the judge section (agreement first, for short renderers)."""
     order = ("case_id", "suite", "differ_on", "rules", "judge", "judge_reason")
-    differ = section(data, "disagreements")
-    errors = section(data, "errors")
+    differ = open_field(data, "disagreements")
+    errors = open_field(data, "errors")
     tables = [
         ("Agreement of the rules and the judge", _agreement(data)),
         ("Where they disagree", _linked(records_table(differ, order), differ, index)),

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from failproof.core import GeometryCluster, Interval, SafeBatchReport
+from failproof.core import Interval
+from failproof.metrics import GeometryCluster
 from failproof.report._format import label_of, value_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, Stat, _link_rows, with_interval
-from failproof.report._tables import Table, keyed_table, records_table, scalars
+from failproof.report._tables import Table, fields_of, keyed_table, records_table, scalars
+from failproof.safe import SafeBatchReport
 
 __all__ = [
     "Cluster",
@@ -32,7 +34,7 @@ def mutual_information(report: Report) -> list[Stat]:
     mi = geometry.mutual_information if geometry else None
     if mi is None:
         return []
-    stats = [Stat(k, label, value_of(mi.get(k)), "num", note) for k, label, note in _MI]
+    stats = [Stat(k, label, value_of(getattr(mi, k)), "num", note) for k, label, note in _MI]
     return [s for s in stats if s.value is not None]
 
 
@@ -102,7 +104,7 @@ def safe_view(report: Report, index: CaseIndex) -> SafeView | None:
         labels=list(safe.label_distribution.items()),
         metrics=_safe_metrics(safe),
         archetypes=keyed_table(
-            safe.by_archetype,
+            {name: fields_of(row) for name, row in safe.by_archetype.items()},
             "archetype",
             ("count", "mean_CR", "mean_AH", "mean_AC", "pass_rate"),
             bars={"pass_rate": "good"},

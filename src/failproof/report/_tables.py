@@ -11,6 +11,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from failproof.report._format import (
     Kind,
     format_cell,
@@ -21,7 +23,16 @@ from failproof.report._format import (
     value_of,
 )
 
-__all__ = ["Cell", "Column", "Table", "flatten", "keyed_table", "records_table", "scalars"]
+__all__ = [
+    "Cell",
+    "Column",
+    "Table",
+    "fields_of",
+    "flatten",
+    "keyed_table",
+    "records_table",
+    "scalars",
+]
 
 _MAX_ROWS = 200
 
@@ -66,6 +77,11 @@ class Table:
 
     def __bool__(self) -> bool:
         return bool(self.rows)
+
+
+def fields_of(model: BaseModel, skip: Collection[str] = ()) -> dict[str, Any]:
+    """A section model's declared fields by name, in order (a row of a table), but ``skip``."""
+    return {k: getattr(model, k) for k in type(model).model_fields if k not in skip}
 
 
 def scalars(section: object) -> dict[str, Any]:

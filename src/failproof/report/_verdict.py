@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
-
+from failproof.errors import ExitCode
 from failproof.report._case_verdict import case_verdict
 from failproof.report._model import Report
 
 __all__ = ["ExitCode", "case_verdict", "exit_code"]
 
 
-class ExitCode(IntEnum):
-    """Exit codes of every failproof command."""
-
-    OK = 0  # everything passed, or the --fail-under gate was met
-    FAILURE = 1  # at least one failure, or the gate was missed
-    REVIEW = 2  # no failure, but at least one case needs review
-    ERROR = 3  # configuration, input or runtime error
-
-
 def exit_code(report: Report, fail_under: float | None = None) -> ExitCode:
     """0 all pass, 1 any failure (a target error or an unanswered case is one), 2 review but no
     failure; with ``fail_under`` the gate decides."""
     if fail_under is not None:
-        score = report.summary.get("overall_run_score")
+        score = report.summary.overall_run_score
         return ExitCode.OK if score is not None and score >= fail_under else ExitCode.FAILURE
     verdicts = {v for v, n in report.digest().verdicts.items() if n}
-    if "fail" in verdicts or report.summary.get("unanswered"):
+    if "fail" in verdicts or report.summary.unanswered:
         return ExitCode.FAILURE
     return ExitCode.REVIEW if "review" in verdicts else ExitCode.OK

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from failproof.safe._result import SafeResult
     from failproof.safe._scorer import SafeV0Scorer
     from failproof.safe._scoring import score_record, score_records
+    from failproof.safe._section import SafeBatchReport
     from failproof.safe._settings import ENV_VARIABLES, load_safe_config
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "AhMatcher",
     "Batch",
     "Comparison",
+    "SafeBatchReport",
     "SafeConfig",
     "SafeRecord",
     "SafeReport",
@@ -127,6 +129,7 @@ __getattr__, __dir__ = lazy_exports(
         "._report": ("SafeReport", "build_safe_report"),
         "._result": ("SafeResult",),
         "._scorer": ("SafeV0Scorer",),
+        "._section": ("SafeBatchReport",),
         "._scoring": ("score_record", "score_records"),
         "._settings": ("ENV_VARIABLES", "load_safe_config"),
     },

@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from failproof.config import SafeConfig
-from failproof.report import ExitCode
+from failproof.errors import ExitCode
 from failproof.safe._ah import AhMatcher
 from failproof.safe._loader import load_batches
 from failproof.safe._report import BatchInfo, SafeReport, build_safe_report

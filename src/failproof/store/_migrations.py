@@ -104,4 +104,32 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0006_mcp_scans",
+        """
+        CREATE TABLE mcp_scans (
+            id TEXT PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            servers TEXT NOT NULL,
+            findings INTEGER NOT NULL,
+            scan_json TEXT NOT NULL
+        );
+        CREATE TABLE mcp_pins (
+            server TEXT NOT NULL,
+            item TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            definition_json TEXT NOT NULL,
+            scan_id TEXT NOT NULL,
+            pinned_at TEXT NOT NULL,
+            PRIMARY KEY (server, item)
+        );
+        CREATE TABLE mcp_calls (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            call_key TEXT NOT NULL,
+            use_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, call_key)
+        );
+        """,
+    ),
 ]

@@ -15,6 +15,7 @@ from typing import Any, Self
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
 from failproof.guard import clean_data, redact
+from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._stream import StoredResults
 
@@ -74,7 +75,7 @@ class RunSummary:
     passed: int
 
 
-class Store:
+class Store(McpRecords):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:

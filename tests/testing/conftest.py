@@ -1,0 +1,5 @@
+"""Fixtures of the pytest-integration tests."""
+
+from tests.fakes.fixtures import fake_openai
+
+__all__ = ["fake_openai"]
