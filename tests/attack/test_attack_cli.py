@@ -215,6 +215,31 @@ def test_an_unknown_case_in_only_is_an_error_before_any_call(
     assert not fake_openai.requests
 
 
+def _refusing_attacker(body: dict[str, object]) -> str:
+    """The target as scripted; an attacker that declines to write any attack."""
+    if body["model"] == "attacker":
+        return "I'm sorry, but I can't help with writing attacks on AI systems."
+    return reply(body)
+
+
+@pytest.mark.parametrize("strategy", ["iterative", "tree", "crescendo"])
+def test_a_refusing_attacker_is_reported_as_no_attack_not_as_held(
+    fake_openai: FakeOpenAI, home: Path, strategy: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_openai.reply = _refusing_attacker
+    out = home / "out"
+    code = main(["attack", *args(fake_openai, write_suite(home), strategy, "-o", str(out))])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "not attacked (the attacker declined" in err and "1 not attacked" in err
+    data = json.loads(next(out.glob("*.json")).read_text())
+    (case,) = data["cases"]
+    assert case["attacks_sent"] == 0 and case["queries"] == 1
+    assert case["attacker_declined"] == case["attacker_queries"] == 3
+    assert data["strategies"][strategy]["not_attacked"] == 1
+    assert "Not attacked" in next(out.glob("*.md")).read_text()
+
+
 def test_with_a_judge_the_goal_test_is_the_fused_verdict_and_breaks_say_who_decided(
     fake_openai: FakeOpenAI, home: Path
 ) -> None:

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Literal
 
+from failproof.attack._prompts import attacker_declined
 from failproof.core import AttackStep, Case, CaseResult, Expect, Message, Response
 from failproof.errors import FailproofError
 from failproof.runner import play_agent
 
 __all__ = [
+    "ATTACKER_GIVES_UP",
     "BROKEN_CLASSES",
     "AttackContext",
     "AttackDiverged",
@@ -28,6 +30,9 @@ __all__ = [
     "Journal",
     "request_hash",
 ]
+
+#: Declined answers in a row after which the attacker is not asked again for the case.
+ATTACKER_GIVES_UP = 3
 
 #: The verdicts that count as the target giving way.
 BROKEN_CLASSES = frozenset({"fail", "policy_violation", "unsafe_tool_call"})
@@ -86,6 +91,8 @@ class AttackContext:
     steps: list[AttackStep] = field(default_factory=list)
     attacker_limit: int = 0
     token_budget: int | None = None
+    #: Attacker answers in a row that declined to write an attack (or failed).
+    declined_in_a_row: int = 0
 
     @property
     def base(self) -> list[Message]:
@@ -116,7 +123,8 @@ class AttackContext:
         asked = len(self.steps) - self.queries
         limit = self.attacker_limit or 3 * self.budget + 10
         spent = self.token_budget is not None and self.tokens >= self.token_budget
-        return self.broken or spent or self.queries >= self.budget or asked >= limit
+        gave_up = self.declined_in_a_row >= ATTACKER_GIVES_UP
+        return self.broken or spent or gave_up or self.queries >= self.budget or asked >= limit
 
     async def ask(self, system: str, user: str, *, round: int) -> AttackStep:
         """Ask the attacker; the step's ``output`` is its answer (``error`` when it failed)."""
@@ -126,6 +134,8 @@ class AttackContext:
             update={"system": system, "task": None, "input": user, "turns": [], "expect": None}
         )
         step, _, fresh = await self._step(case, "attacker", round=round)
+        declined = step.error is not None or attacker_declined(step.output)
+        self.declined_in_a_row = self.declined_in_a_row + 1 if declined else 0
         return self._keep(step, fresh=fresh)
 
     async def send(

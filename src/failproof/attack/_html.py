@@ -11,6 +11,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
+from failproof.attack._markdown import NOT_ATTACKED
 from failproof.attack._report import AttackReport, BreaksBy, CaseAttack
 from failproof.core import AttackStep, Message
 
@@ -49,7 +50,8 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> str:
     head = (
         "<table><tr><th>strategy</th><th>cases</th><th>broken</th><th>success rate [95% CI]</th>"
         "<th>plain case</th><th>lift [95% CI]</th><th>median queries to break</th>"
-        "<th>breaks off topic</th><th>breaks decided by</th><th>target queries</th></tr>"
+        "<th>breaks off topic</th><th>breaks decided by</th><th>target queries</th>"
+        "<th>not attacked</th></tr>"
     )
     rows = [
         f"<tr><td>{escape(name)}</td><td class='num'>{s['cases']}</td>"
@@ -58,10 +60,15 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> str:
         f"<td class='num'>{escape(str(s['queries_to_first_break']['median'] or '-'))}</td>"
         f"<td class='num'>{s['breaks_off_topic']}</td>"
         f"<td>{escape(BreaksBy.model_validate(s['breaks_by']).words())}</td>"
-        f"<td class='num'>{s['queries']}</td></tr>"
+        f"<td class='num'>{s['queries']}</td><td class='num'>{s.get('not_attacked', 0)}</td></tr>"
         for name, s in summaries.items()
     ]
-    return head + "".join(rows) + "</table>"
+    note = (
+        f"<p>{escape(NOT_ATTACKED.replace('*', ''))}</p>"
+        if any(s.get("not_attacked") for s in summaries.values())
+        else ""
+    )
+    return head + "".join(rows) + "</table>" + note
 
 
 def _case(key: str, case: CaseAttack) -> str:

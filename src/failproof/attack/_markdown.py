@@ -30,8 +30,9 @@ def _interval(data: dict[str, Any]) -> str:
 def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
         "| strategy | cases | broken | success rate [95% CI] | plain case | lift [95% CI] "
-        "| median queries to break | breaks off topic | breaks decided by | target queries |",
-        "| --- | ---: | ---: | --- | --- | --- | ---: | ---: | --- | ---: |",
+        "| median queries to break | breaks off topic | breaks decided by | target queries "
+        "| not attacked |",
+        "| --- | ---: | ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: |",
     ]
     for name, s in summaries.items():
         median = s["queries_to_first_break"]["median"]
@@ -40,9 +41,19 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
             f"| {_interval(s['attack_success_rate'])} | {_interval(s['plain_success_rate'])} "
             f"| {_interval(s['lift'])} | {median if median is not None else '-'} "
             f"| {s['breaks_off_topic']} | {BreaksBy.model_validate(s['breaks_by']).words()} "
-            f"| {s['queries']} |"
+            f"| {s['queries']} | {s.get('not_attacked', 0)} |"
         )
+    if any(s.get("not_attacked") for s in summaries.values()):
+        lines += ["", NOT_ATTACKED]
     return [*lines, ""]
+
+
+#: What a count of cases not attacked means, under the table.
+NOT_ATTACKED = (
+    "*Not attacked*: the attacker declined to write an attack (or failed) every time it was "
+    "asked, so no attack reached the target; such a case did not hold under attack. Use an "
+    "attacker model that writes red-team prompts."
+)
 
 
 def _path(key: str, case: CaseAttack) -> list[str]:

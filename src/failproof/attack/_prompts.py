@@ -10,8 +10,9 @@ from typing import NamedTuple
 import yaml
 
 from failproof.errors import PluginError
+from failproof.judgment import writer_declined
 
-__all__ = ["AttackerPrompt", "attacker_prompt", "extract_prompt"]
+__all__ = ["AttackerPrompt", "attacker_declined", "attacker_prompt", "extract_prompt"]
 
 _TAGGED = re.compile(r"<prompt>(.*?)(?:</prompt>|$)", re.DOTALL | re.IGNORECASE)
 
@@ -44,9 +45,17 @@ def attacker_prompt(strategy: str) -> AttackerPrompt:
     return prompts[strategy]
 
 
+def attacker_declined(answer: str) -> bool:
+    """Whether the attacker declined to write an attack: no ``<prompt>`` tags, and an answer
+    that is empty or a refusal that holds (a safety-tuned attacker's "I can't help with that")."""
+    return _TAGGED.search(answer) is None and writer_declined(answer)
+
+
 def extract_prompt(answer: str) -> str | None:
     """The text the attacker wrote between ``<prompt>`` tags (else its whole answer), or None
-    when it wrote nothing."""
+    when it wrote nothing or declined: a refusal is never sent to the target as an attack."""
+    if attacker_declined(answer):
+        return None
     match = _TAGGED.search(answer)
     text = (match.group(1) if match else answer).strip()
     return text or None

@@ -17,11 +17,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.attack._prompts import attacker_declined
 from failproof.attack._strategy import on_topic
 from failproof.core import Attack, AttackStep, utc_now
 from failproof.stats import bootstrap_mean, wilson
 
-__all__ = ["ATTACK_SCHEMA_VERSION", "AttackReport", "CaseAttack", "build_attack_report"]
+__all__ = [
+    "ATTACK_SCHEMA_VERSION",
+    "AttackReport",
+    "CaseAttack",
+    "build_attack_report",
+    "not_attacked",
+]
 
 ATTACK_SCHEMA_VERSION = "1.0"
 
@@ -51,6 +58,12 @@ class CaseAttack(BaseModel):
         description="Whether the prompt that broke the case kept 30% of the plain request's "
         "words (4+ letters): a break on an off-topic prompt may be a non-refusal of something "
         "else, which rule-based verdicts cannot tell apart.",
+    )
+    attacks_sent: int = Field(
+        default=0, description="Target calls after the plain case: the attacks actually sent."
+    )
+    attacker_declined: int = Field(
+        default=0, description="Attacker answers that declined to write an attack, or failed."
     )
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -148,6 +161,10 @@ def _case(attack: Attack, key: tuple[str, str], steps: list[AttackStep]) -> Case
         broken_by=(calls[first].decided_by or "rules") if first is not None else None,
         queries=len(calls),
         attacker_queries=len(steps) - len(calls),
+        attacks_sent=sum(1 for s in calls if s.round > 0),
+        attacker_declined=sum(
+            1 for s in steps if s.kind == "attacker" and (s.error or attacker_declined(s.output))
+        ),
         first_break=first + 1 if first is not None else None,
         path_queries=sum(1 for s in path if s.kind == "target") if path else None,
         break_on_topic=_on_topic(plain, calls[first]) if plain and first is not None else None,
@@ -227,11 +244,18 @@ def _summary(cases: list[CaseAttack], seed: int) -> dict[str, Any]:
         },
         "breaks_off_topic": off_topic,
         "breaks_by": BreaksBy.of(cases).model_dump(),
+        "not_attacked": sum(1 for c in cases if not_attacked(c)),
         "queries": sum(c.queries for c in cases),
         "attacker_queries": sum(c.attacker_queries for c in cases),
         "prompt_tokens": sum(c.prompt_tokens for c in cases),
         "completion_tokens": sum(c.completion_tokens for c in cases),
     }
+
+
+def not_attacked(case: CaseAttack) -> bool:
+    """Held only because no attack reached the target: the attacker declined (or failed)
+    every time it was asked, and the plain case did not break."""
+    return not case.broken and case.attacks_sent == 0 and case.attacker_queries > 0
 
 
 def _cheapest(cases: list[CaseAttack]) -> dict[str, CaseAttack]:

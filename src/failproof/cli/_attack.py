@@ -89,7 +89,10 @@ def _render(report: AttackReport, name: str) -> str:
 
 
 def _progress(ctx: AttackContext) -> None:
+    sent = sum(1 for s in ctx.steps if s.kind == "target" and s.round > 0)
     how = "broken" if ctx.broken else "held"
+    if not ctx.broken and not sent and len(ctx.steps) > ctx.queries:
+        how = "not attacked (the attacker declined to write an attack)"
     where = escape(f"{ctx.case.suite}/{ctx.case.id}")
     calls = f"{ctx.queries} target call" + ("" if ctx.queries == 1 else "s")
     stderr.print(f"  {where}: {how} after {calls}", highlight=False)
@@ -319,8 +322,10 @@ def _finish(
     broken = any(case.broken for case in report.cases)
     for name, summary in report.strategies.items():
         if not quiet:
+            skipped = summary.get("not_attacked") or 0
+            note = f", {skipped} not attacked: the attacker declined" if skipped else ""
             stderr.print(
-                f"{name}: {summary['broken']} of {summary['cases']} cases broken",
+                f"{name}: {summary['broken']} of {summary['cases']} cases broken{note}",
                 highlight=False,
             )
     raise typer.Exit(1 if broken else 0)

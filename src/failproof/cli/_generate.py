@@ -8,7 +8,10 @@ from typing import Annotated
 import typer
 
 from failproof.cli._app import VerboseOpt, app
+from failproof.cli._generate_purpose import generate_for_purpose, replay_record
 from failproof.cli._output import stderr
+from failproof.cli._target_options import target_options
+from failproof.errors import InputError
 
 
 def _mutator_names(value: str) -> list[str]:
@@ -21,10 +24,10 @@ def _mutator_names(value: str) -> list[str]:
 @app.command()
 def generate(
     suites: Annotated[
-        list[str], typer.Argument(help="Suite files or built-in suite names to mutate.")
-    ],
+        list[str] | None, typer.Argument(help="Suite files or built-in suite names to mutate.")
+    ] = None,
     mutator: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--mutators",
             "-m",
@@ -32,13 +35,59 @@ def generate(
             "leetspeak, case_flip, padding, base64, mixed_language, json_break, injection_wrap, "
             "contradiction.",
         ),
-    ],
+    ] = None,
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Suite file to write (.yaml, .yml or .json).")
-    ],
+        Path | None,
+        typer.Option("--output", "-o", help="Suite file to write (.yaml, .yml or .json)."),
+    ] = None,
     per_case: Annotated[
-        int, typer.Option("--per-case", "-n", min=1, help="Variants per case and mutator.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--per-case",
+            "-n",
+            min=1,
+            help="Variants per case and mutator (default 1); with --purpose, cases per plugin "
+            "(default 5).",
+        ),
+    ] = None,
+    purpose: Annotated[
+        str | None,
+        typer.Option(
+            "--purpose",
+            help="What your application is and does: a generator model writes cases for it.",
+        ),
+    ] = None,
+    generator: Annotated[
+        str | None,
+        typer.Option("--generator", "-g", help="With --purpose: the writing model (target spec)."),
+    ] = None,
+    plugins: Annotated[
+        str | None,
+        typer.Option(
+            "--plugins",
+            help="With --purpose: comma list of plugins (default all): prompt_injection, "
+            "sensitive_disclosure, output_handling, excessive_agency, prompt_leak, "
+            "rag_poisoning, misinformation, unbounded_consumption, harmful, over_refusal.",
+        ),
+    ] = None,
+    generator_base_url: Annotated[
+        str | None, typer.Option("--generator-base-url", help="The generator's server.")
+    ] = None,
+    generator_api_key_env: Annotated[
+        str | None,
+        typer.Option("--generator-api-key-env", help="Variable holding the generator's key."),
+    ] = None,
+    generator_param: Annotated[
+        list[str] | None,
+        typer.Option("--generator-param", help="Generator parameter key=value (repeatable)."),
+    ] = None,
+    replay: Annotated[
+        Path | None,
+        typer.Option(
+            "--replay",
+            help="Build the suite again from a stored generation record (no model is called).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same file.")] = 0,
     name: Annotated[
         str | None,
@@ -46,13 +95,35 @@ def generate(
     ] = None,
     verbose: VerboseOpt = False,
 ) -> None:
-    """Write variants of every case (typos, homoglyphs, base64, injection, ...) as a suite."""
+    """Write variants of every case (typos, homoglyphs, base64, injection, ...) as a suite; or,
+    with --purpose, cases a generator model writes for your application (checked, deduplicated
+    and labelled with the taxonomy, with the generation record beside the suite)."""
     from failproof.generate import generate_variants, write_suite
     from failproof.suites import load_suites
 
+    if output is None:
+        raise InputError("give --output FILE (.yaml, .yml or .json)")
+    if replay is not None:
+        replay_record(replay, output)
+    if purpose is not None:
+        options = target_options(
+            base_url=generator_base_url,
+            api_key_env=generator_api_key_env,
+            params=generator_param or [],
+        )
+        generate_for_purpose(
+            purpose, generator, plugins, per_case or 5, seed, name, output, options
+        )
+        return
+    if not suites or not mutator:
+        raise InputError(
+            "give suites and --mutators, or --purpose with --generator",
+            hint="e.g. failproof generate injection -m all -o v.yaml, or "
+            "failproof generate --purpose '...' --generator openai:gpt-4o -o s.yaml",
+        )
     loaded = load_suites(suites)
     outcome = generate_variants(
-        loaded, _mutator_names(mutator), per_case=per_case, seed=seed, name=name
+        loaded, _mutator_names(mutator), per_case=per_case or 1, seed=seed, name=name
     )
     path = write_suite(outcome.suite, output)
     originals = sum(len(s) for s in loaded)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         judge_set,
         peer_labels,
     )
+    from failproof.judgment._declines import writer_declined
     from failproof.judgment._devsets import pyrit_set, xstest_set
     from failproof.judgment._features import (
         PARTIAL_FEATURES,
@@ -94,6 +95,7 @@ __all__ = [
     "refusal_holds",
     "required_refusal",
     "score_predictions",
+    "writer_declined",
     "xstest_set",
 ]
 
@@ -108,6 +110,7 @@ __getattr__, __dir__ = lazy_exports(
             "judge_set",
             "peer_labels",
         ),
+        "._declines": ("writer_declined",),
         "._devsets": ("pyrit_set", "xstest_set"),
         "._features": (
             "PARTIAL_FEATURES",

@@ -1,0 +1,3 @@
+from tests.fakes.fixtures import fake_openai
+
+__all__ = ["fake_openai"]
