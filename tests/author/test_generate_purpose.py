@@ -218,3 +218,13 @@ def test_the_local_model_as_generator_is_checked_and_never_gives_a_silent_empty_
         assert case.expect.refusal == "forbidden" and case.expect.must_contain_any
     else:  # the 135M model cannot write cases: said so, and no suite file
         assert code == 3 and "no suite written" in err and not out.exists()
+
+
+def test_what_the_generator_wrote_reaches_the_terminal_escaped(
+    fake_openai: FakeOpenAI, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = {"input": "hi", "expect": {"must_not_contain": ["[bold]X\x1b[31m"]}}
+    fake_openai.reply = lambda _body: json.dumps([case])
+    assert main(_argv(fake_openai, home / "x.yaml", "prompt_injection")) == 3
+    err = capsys.readouterr().err
+    assert "\x1b[31m" not in err and "[bold]X" in err

@@ -81,11 +81,28 @@ def test_json_valued_environment_variable(tmp_path: Path, monkeypatch: pytest.Mo
         pytest.param("[run]\nconcurrency = 0\n", r"invalid setting run\.concurrency", id="range"),
         pytest.param("[run]\nspeed = 1\n", r"invalid setting run\.speed", id="unknown-key"),
         pytest.param("[run\n", r"cannot read config file", id="toml-syntax"),
+        pytest.param(
+            "[run]\nx = " + "[" * 50_000 + "]" * 50_000 + "\n",
+            r"failproof\.toml: cannot read config file: nested too deeply",
+            id="nested-thousands-deep",
+        ),
+        pytest.param(
+            "# " + "x" * (1 << 20) + "\n", r"larger than 1,048,576 bytes", id="over-a-megabyte"
+        ),
     ],
 )
 def test_bad_config_file_is_a_config_error(tmp_path: Path, toml: str, message: str) -> None:
     (tmp_path / "failproof.toml").write_text(toml)
     with pytest.raises(ConfigError, match=message):
+        load_settings(cwd=tmp_path)
+
+
+def test_a_config_file_in_utf16_or_latin1_is_read_or_named(tmp_path: Path) -> None:
+    path = tmp_path / "failproof.toml"
+    path.write_bytes("[run]\nconcurrency = 3 # café\n".encode("utf-16"))
+    assert load_settings(cwd=tmp_path).run.concurrency == 3
+    path.write_bytes("[run]\nconcurrency = 3 # café\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"failproof\.toml:2: not valid UTF-8"):
         load_settings(cwd=tmp_path)
 
 

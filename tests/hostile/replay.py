@@ -419,4 +419,7 @@ def attempts() -> list[Attempt]:
     from tests.hostile.surfaces import surface_attempts
 
     found += surface_attempts()
+    from tests.hostile.importer_corpus import importer_attempts  # it imports this module
+
+    found += importer_attempts()
     return found

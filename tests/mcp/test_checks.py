@@ -179,3 +179,11 @@ def test_every_rule_has_known_taxonomy_ids() -> None:
     for rule in book.rules:
         assert rule.taxonomy, rule.id
         assert set(rule.taxonomy) <= set(book.taxonomy), rule.id
+
+
+def test_a_secret_is_quoted_masked() -> None:
+    surface = ServerSurface(tools=[tool(description="Key: AKIAABCDEFGHIJKLMNOP, keep it.")])
+    [finding] = check_surface("s", surface)
+    assert finding.rule == "mcp-embedded-secret"
+    assert "AKIAABCDEFGHIJKLMNOP" not in finding.evidence
+    assert "AKIA… (20 characters, masked)" in finding.evidence

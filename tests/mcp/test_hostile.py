@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import html
 import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tests.fakes.processes import wait_until
 
 from failproof.cli import main
 from failproof.mcp import McpScan
@@ -88,3 +91,30 @@ def test_a_stdio_server_is_stopped_when_the_scan_is_interrupted(workdir: Path) -
     pidfile = workdir / "hang.pid"
     scan(raw("hang", pidfile), workdir / "hang", "--timeout", "0.5")
     assert gone(pidfile)
+
+
+@pytest.mark.parametrize(
+    "stop", [pytest.param(signal.SIGINT, id="ctrl-c"), pytest.param(signal.SIGTERM, id="sigterm")]
+)
+def test_a_scan_stopped_by_a_signal_leaves_no_server_behind(
+    workdir: Path, stop: signal.Signals
+) -> None:
+    pidfile = workdir / "hang.pid"
+    command = [sys.executable, "-m", "failproof", "mcp", "scan", raw("hang", pidfile)]
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+    wait_until(pidfile.exists, process, "the server started")
+    wait_until(lambda: pidfile.read_text("utf-8") != "", process, "the server wrote its pid")
+    process.send_signal(stop)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert gone(pidfile)
+
+
+def test_without_the_sdk_the_scan_says_which_extra_to_install(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)  # as if the package were not installed
+    assert main(["mcp", "scan", "stdio:true"]) == 3
+    assert "pip install 'failproof[mcp]'" in capsys.readouterr().err

@@ -113,6 +113,10 @@ def test_compare_shows_what_changed_between_two_stored_scans(
     ]
     assert main(["mcp", "scans"]) == 0
     assert first.id in capsys.readouterr().out
+    assert main(["compare", first.id, second.id, "--fail-on-regression"]) == 1
+    markdown = capsys.readouterr().out
+    assert "0 new finding(s)" in markdown and "## Fixed findings" in markdown
+    assert "mcp-sensitive-read" in markdown and "## Changed:" in markdown
 
 
 def test_probing_a_read_only_tool_scans_what_it_returns(workdir: Path, notes: Notes) -> None:

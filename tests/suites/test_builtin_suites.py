@@ -50,6 +50,7 @@ DOUBLE_WEIGHT = frozenset(
         "harmful_requests",
         "injection",
         "jailbreak",
+        "mcp_agent",
         "output_handling",
         "rag_poisoning",
         "secret_leak",
@@ -124,7 +125,10 @@ def test_every_suite_has_a_description_and_a_documented_weight(suite: Suite) -> 
 
 
 #: Suites added after the demo's 20 cases were chosen: they mark none, so the demo stays the same.
-NO_DEMO = frozenset({"misinformation", "output_handling", "rag_poisoning", "unbounded_consumption"})
+#: mcp_agent needs the mcp extra, which the demo's install (the local extra) does not have.
+NO_DEMO = frozenset(
+    {"mcp_agent", "misinformation", "output_handling", "rag_poisoning", "unbounded_consumption"}
+)
 
 
 @pytest.mark.parametrize("suite", _suites(), ids=lambda s: s.name)
@@ -180,6 +184,10 @@ def test_every_json_schema_is_a_valid_draft_2020_12_schema(case: Case) -> None:
 def test_every_canary_in_must_not_contain_is_really_in_the_prompt(case: Case) -> None:
     assert case.expect is not None
     prompt = case.prompt_text()
+    if case.mcp_servers:  # the rogue server hands its canaries out through its tools
+        from failproof.mcp import rogue_spec
+
+        prompt += " ".join(rogue_spec().canaries.values())
     absent = [p for p in case.expect.must_not_contain if _is_canary(p) and not _contains(prompt, p)]
     assert absent == [], "a canary the model never saw cannot leak"
 
@@ -329,3 +337,16 @@ def test_unbounded_consumption_cases_bound_length_and_time(case: Case) -> None:
     assert case.expect is not None
     assert case.expect.max_chars is not None and case.expect.max_seconds is not None
     assert "owasp-llm:LLM10" in case.taxonomy
+
+
+@pytest.mark.parametrize("case", _param(_cases_of("mcp_agent")))
+def test_mcp_agent_cases_use_the_rogue_server_and_forbid_what_it_asks_for(case: Case) -> None:
+    from failproof.mcp import rogue_spec
+
+    scenarios = rogue_spec().scenarios
+    servers = [ref.server for ref in case.mcp_servers]
+    assert servers and all(s.removeprefix("rogue:") in scenarios for s in servers)
+    offered = {t.name for t in case.tools}
+    offered |= {t for s in servers for t in scenarios[s.removeprefix("rogue:")]}
+    assert case.expect is not None and case.expect.forbidden_calls
+    assert {rule.tool for rule in case.expect.forbidden_calls} <= offered, "forbid offered tools"

@@ -7,9 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-import yaml
-
 from failproof.errors import PluginError
+from failproof.guard import load_yaml
 from failproof.judgment import writer_declined
 
 __all__ = ["AttackerPrompt", "attacker_declined", "attacker_prompt", "extract_prompt"]
@@ -32,7 +31,7 @@ class AttackerPrompt(NamedTuple):
 @cache
 def _all() -> dict[str, AttackerPrompt]:
     text = resources.files("failproof.attack").joinpath("data/attacker_prompts.yaml").read_text()
-    data = yaml.safe_load(text)
+    data = load_yaml(text, source="attacker_prompts.yaml")
     return {name: AttackerPrompt(entry["system"], entry["user"]) for name, entry in data.items()}
 
 

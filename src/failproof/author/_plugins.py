@@ -6,11 +6,11 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core import Severity, TaxonomyId
 from failproof.errors import InputError
+from failproof.guard import load_yaml
 
 __all__ = ["Plugin", "plugin_catalogue", "resolve_plugins"]
 
@@ -36,7 +36,7 @@ class Plugin(BaseModel):
 def plugin_catalogue() -> dict[str, Plugin]:
     """Every built-in plugin by name, in the catalogue's order."""
     text = resources.files("failproof.author").joinpath("data/plugins.yaml").read_text("utf-8")
-    raw = yaml.safe_load(text)
+    raw = load_yaml(text, source="plugins.yaml")
     return {name: Plugin.model_validate({"name": name, **entry}) for name, entry in raw.items()}
 
 

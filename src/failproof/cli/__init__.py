@@ -17,7 +17,7 @@ import typer
 from failproof.cli import _run, _attack, _demo, _score, _rescore, _report, _view  # noqa: F401
 from failproof.cli import _generate, _import  # noqa: F401
 from failproof.cli import _suites, _runs, _safe, _calibrate, _config, _compare, _init  # noqa: F401
-from failproof.cli import _mcp  # noqa: F401
+from failproof.cli import _mcp, _datasets  # noqa: F401
 
 # isort: on
 from failproof.cli._app import app
@@ -76,7 +76,8 @@ def _main(args: list[str]) -> int:
     except Exception as exc:
         if verbose:
             traceback.print_exc()
-        _say(f"unexpected error: {exc!r} (run again with --verbose for the traceback)")
+        shown = f"{exc!r}"[:300]  # an error may hold a whole file (UnicodeDecodeError.object)
+        _say(f"unexpected error: {shown} (run again with --verbose for the traceback)")
         return 3
     return _code(code)
 

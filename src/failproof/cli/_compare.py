@@ -40,21 +40,36 @@ def compare(
     """Cases that newly fail (first), newly pass or changed class from RUN_A to RUN_B, and each
     score's change with its 95% interval and significance (paired over the cases in both).
 
+    Given two MCP scan ids ('failproof mcp scans'), it compares the scans: new and fixed
+    findings, changed definitions (--fail-on-regression: exit 1 on either).
+
     Exit 0, or 1 with --fail-on-regression when something newly fails; 3 on errors.
     """
-    from failproof.report import compare_markdown, compare_reports, load_report
+    from failproof.cli._mcp import compare_scan_ids, is_scan_id
 
-    settings = settings_from(config)
-    comparison = compare_reports(load_report(run_a, settings), load_report(run_b, settings))
-    if format == "json":
-        text = comparison.model_dump_json(indent=2) + "\n"
+    regressed = False
+    if is_scan_id(run_a) and is_scan_id(run_b):  # two MCP scans: their findings and definitions
+        text, code = compare_scan_ids(run_a, run_b, as_json=format == "json", config=config)
+        regressed = code == 1
     else:
-        text = compare_markdown(comparison, limit=limit)
+        text, regressed = _compare_runs(run_a, run_b, format, limit, config)
     if output is None:
         typer.echo(text, nl=False)
     else:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text, encoding="utf-8")
         say(f"wrote {output}")
-    if fail_on_regression and comparison.newly_failing:
+    if fail_on_regression and regressed:
         raise typer.Exit(1)
+
+
+def _compare_runs(
+    run_a: str, run_b: str, format: CompareFormat, limit: int, config: Path | None
+) -> tuple[str, bool]:
+    from failproof.report import compare_markdown, compare_reports, load_report
+
+    settings = settings_from(config)
+    comparison = compare_reports(load_report(run_a, settings), load_report(run_b, settings))
+    if format == "json":
+        return comparison.model_dump_json(indent=2) + "\n", bool(comparison.newly_failing)
+    return compare_markdown(comparison, limit=limit), bool(comparison.newly_failing)

@@ -11,6 +11,7 @@ import typer
 
 from failproof.cli._output import stderr
 from failproof.errors import InputError
+from failproof.guard import for_console
 
 if TYPE_CHECKING:
     from failproof.author import GenerationOutcome, GenerationRecord
@@ -41,7 +42,8 @@ def _report(outcome: GenerationOutcome) -> None:
         if plugin.reasons and plugin.verdict != "ok":
             extra.append("e.g. " + plugin.reasons[0])
         tail = f" ({'; '.join(extra)})" if extra else ""
-        stderr.print(f"  {plugin.plugin}: {note}{tail}", highlight=False, soft_wrap=True)
+        line = for_console(f"  {plugin.plugin}: {note}{tail}", keep_newlines=False)
+        stderr.print(line, highlight=False, soft_wrap=True)
 
 
 def _write(
@@ -62,8 +64,10 @@ def _write(
         )
     path = write_suite(outcome.suite, output)
     stderr.print(
-        f"wrote {path}: suite {outcome.suite.name!r}, {len(outcome.suite)} cases "
-        f"(record {record_path(output) if keep_record else 'unchanged'})",
+        for_console(
+            f"wrote {path}: suite {outcome.suite.name!r}, {len(outcome.suite)} cases "
+            f"(record {record_path(output) if keep_record else 'unchanged'})"
+        ),
         highlight=False,
         soft_wrap=True,
     )
@@ -99,7 +103,8 @@ def generate_for_purpose(
         async with target:
             return await generate_cases(request, target)
 
-    stderr.print(f"asking {generator} for {len(request.plugins)} plugins", highlight=False)
+    asking = f"asking {generator} for {len(request.plugins)} plugins"
+    stderr.print(for_console(asking), highlight=False)
     record, outcome = asyncio.run(run())
     _write(record, outcome, output, keep_record=True)
 

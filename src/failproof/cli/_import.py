@@ -27,14 +27,29 @@ OutOpt = Annotated[
     typer.Option("--output", "-o", help="Suite file to write (default: <name>.yaml here)."),
 ]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Suite name (default: from the file).")]
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="The files' encoding when they have no byte-order mark and are not UTF-8 "
+        "(e.g. cp1252, latin-1).",
+    ),
+]
 
 
 def _write(result: ImportResult, output: Path | None) -> None:
+    from failproof.guard import atomic_write_text
+
     path = output or Path(f"{result.data['suite']}.yaml")
     suite = result.validate(str(path))
     if output is None and path.exists():
         raise InputError(f"{path} exists; not overwriting it", hint="name a file with --output")
-    path.write_text(result.yaml_text(), encoding="utf-8")
+    if path.is_symlink():
+        raise InputError(
+            f"{path} is a symbolic link; not writing through it",
+            hint="name the real file, or another path, with --output",
+        )
+    atomic_write_text(path, result.yaml_text())
     for line in result.summary.lines():
         stderr.print(line, highlight=False, markup=False, soft_wrap=True)
     stderr.print(
@@ -52,21 +67,37 @@ def _readable(path: Path) -> Path:
 
 
 @import_app.command("promptfoo")
-def promptfoo(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
-    """A promptfooconfig.yaml: one case per prompt and test; deterministic assertions become
-    expectations, the others are listed as not mapped."""
+def promptfoo(
+    source: SourceArg,
+    output: OutOpt = None,
+    name: NameOpt = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(
+            "--root",
+            help="The folder the config's file:// prompts and tests may be read from (default: "
+            "the config's folder; nothing outside it is read).",
+        ),
+    ] = None,
+    encoding: EncodingOpt = None,
+) -> None:
+    """A promptfooconfig.yaml: one case per prompt and test (prompts and tests in other files,
+    file:// and globs, are read relative to it); deterministic assertions become expectations,
+    the others are listed as not mapped."""
     from failproof.importers import import_promptfoo
 
-    _write(import_promptfoo(_readable(source), name), output)
+    _write(import_promptfoo(_readable(source), name, root=root, encoding=encoding), output)
 
 
 @import_app.command("garak")
-def garak(source: SourceArg, output: OutOpt = None, name: NameOpt = None) -> None:
+def garak(
+    source: SourceArg, output: OutOpt = None, name: NameOpt = None, encoding: EncodingOpt = None
+) -> None:
     """A garak report.jsonl: the prompts of its attempts, which detectors fired (metadata), and
     the detectors with an equivalent as expectations."""
     from failproof.importers import import_garak
 
-    _write(import_garak(_readable(source), name), output)
+    _write(import_garak(_readable(source), name, encoding=encoding), output)
 
 
 @import_app.command("csv")
@@ -94,6 +125,7 @@ def csv_(
     ] = Severity.medium,
     output: OutOpt = None,
     name: NameOpt = None,
+    encoding: EncodingOpt = None,
 ) -> None:
     """A CSV of prompts (HarmBench, AdvBench, JailbreakBench style): one case per row; the other
     columns are kept as metadata."""
@@ -107,4 +139,4 @@ def csv_(
         severity=severity,
         expect=parse_expect(expect or []),
     )
-    _write(import_csv(_readable(source), columns, name), output)
+    _write(import_csv(_readable(source), columns, name, encoding=encoding), output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -169,8 +170,13 @@ def scan(
     settings = settings_from(config)
     import asyncio
 
-    with Store(settings.db_path) as store:
-        result = asyncio.run(scan_servers(specs, options, store))
+    from failproof.runner import stop_signals
+
+    def scanning(label: str) -> None:
+        say(f"failproof: scanning {label}")
+
+    with Store(settings.db_path) as store, stop_signals():  # Ctrl-C, SIGTERM: servers stopped
+        result = asyncio.run(scan_servers(specs, options, store, on_server=scanning))
     _console(result, fail_on)
     if chosen:
         folder = output or Path(settings.report.output_dir) / result.id
@@ -195,6 +201,28 @@ def scans(
         stdout.print(for_console(line, keep_newlines=False), highlight=False)
 
 
+def is_scan_id(text: str) -> bool:
+    """Whether ``text`` names an MCP scan (``failproof mcp scans``), not a run."""
+    return re.fullmatch(r"mcp-\d{8}-\d{6}-[0-9a-f]{4}", text) is not None
+
+
+def compare_scan_ids(
+    before: str, after: str, *, as_json: bool, config: Path | None
+) -> tuple[str, int]:
+    """The comparison of two stored scans as text, and its exit code (1 when the newer scan has
+    new findings or changed definitions)."""
+    from failproof.mcp import McpScan, compare_scans, comparison_markdown
+    from failproof.store import Store
+
+    settings = settings_from(config)
+    with Store(settings.db_path, readonly=True) as store:
+        old = McpScan.model_validate_json(store.mcp_scan_json(before))
+        new = McpScan.model_validate_json(store.mcp_scan_json(after))
+    result = compare_scans(old, new)
+    text = result.model_dump_json(indent=2) + "\n" if as_json else comparison_markdown(result)
+    return text, 1 if result.new_findings or result.changes else 0
+
+
 @mcp_app.command("compare")
 def compare(
     before: Annotated[str, typer.Argument(help="The older scan's id ('failproof mcp scans').")],
@@ -203,30 +231,42 @@ def compare(
     config: ConfigOpt = None,
 ) -> None:
     """What changed between two stored scans: new and fixed findings, changed definitions;
-    exit 1 when the newer scan has new findings or changed definitions."""
-    from failproof.mcp import McpScan, compare_scans
-    from failproof.store import Store
+    exit 1 when the newer scan has new findings or changed definitions. ('failproof compare'
+    does the same when given two scan ids.)"""
+    text, code = compare_scan_ids(before, after, as_json=as_json, config=config)
+    typer.echo(text, nl=False)
+    raise typer.Exit(code)
 
-    settings = settings_from(config)
-    with Store(settings.db_path, readonly=True) as store:
-        old = McpScan.model_validate_json(store.mcp_scan_json(before))
-        new = McpScan.model_validate_json(store.mcp_scan_json(after))
-    result = compare_scans(old, new)
-    if as_json:
-        typer.echo(result.model_dump_json(indent=2))
+
+@mcp_app.command("serve-rogue")
+def serve_rogue(
+    scenario: Annotated[
+        str,
+        typer.Option(
+            "--scenario",
+            help="all, poisoned-description, shadowing, rug-pull or poisoned-response.",
+        ),
+    ] = "all",
+    transport: Annotated[
+        str, typer.Option("--transport", help="stdio, streamable-http or sse.")
+    ] = "stdio",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="HTTP port on 127.0.0.1 (0: any free).")
+    ] = 0,
+    verbose: VerboseOpt = False,
+) -> None:
+    """Serve failproof's rogue MCP server (poisoned descriptions, a shadowing tool, a rug pull,
+    poisoned answers carrying canaries) to test an agent or an MCP client against known attacks.
+    Over HTTP it listens on 127.0.0.1 only."""
+    from failproof.mcp import SCENARIOS, build_rogue, require_sdk
+
+    require_sdk()
+    if scenario not in SCENARIOS:
+        raise ConfigError(f"no rogue scenario {scenario!r}", hint=f"one of {', '.join(SCENARIOS)}")
+    if transport not in ("stdio", "streamable-http", "sse"):
+        raise ConfigError(f"--transport {transport!r}", hint="stdio, streamable-http or sse")
+    server = build_rogue(scenario)
+    if transport == "stdio":
+        server.run()
     else:
-        lines = [f"{len(result.new_findings)} new, {len(result.fixed_findings)} fixed finding(s)"]
-        lines += [
-            f"+ {f.severity.value} {f.rule} {f.server} {f.kind} {f.item}"
-            for f in result.new_findings
-        ]
-        lines += [
-            f"- {f.severity.value} {f.rule} {f.server} {f.kind} {f.item}"
-            for f in result.fixed_findings
-        ]
-        lines += [
-            f"changed: {c.server} {c.kind} {c.item} ({c.change})\n{c.diff}" for c in result.changes
-        ]
-        for line in lines:
-            stdout.print(for_console(line), highlight=False)
-    raise typer.Exit(1 if result.new_findings or result.changes else 0)
+        server.run(transport, host="127.0.0.1", port=port)

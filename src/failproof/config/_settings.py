@@ -29,7 +29,7 @@ from failproof.config._sections import (
 )
 from failproof.config._toml_lines import line_of
 from failproof.errors import ConfigError
-from failproof.guard import add_secret
+from failproof.guard import UnreadableInput, add_secret, decode_text, read_limited
 
 __all__ = [
     "Settings",
@@ -89,10 +89,19 @@ def find_config_file(cwd: Path) -> Path | None:
     return None
 
 
+#: Largest config file read (a real one is a few kilobytes).
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = decode_text(read_limited(path, MAX_CONFIG_BYTES), source=str(path))
+        return tomllib.loads(text)
+    except UnreadableInput as exc:
+        raise ConfigError(f"cannot read config file: {exc}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ConfigError(f"{path}: cannot read config file: nested too deeply") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file: {exc}") from exc
 
 
@@ -154,8 +163,8 @@ def _place(path: Path | None, values: Mapping[str, Any], loc: tuple[str | int, .
         return ""
     prefix: tuple[str | int, ...] = ("tool", "failproof") if path.name == "pyproject.toml" else ()
     try:
-        line = line_of(path.read_text(encoding="utf-8"), (*prefix, *loc))
-    except (OSError, UnicodeDecodeError):
+        line = line_of(decode_text(path.read_bytes(), source=str(path)), (*prefix, *loc))
+    except (OSError, UnreadableInput):
         line = None
     return f"{path}:{line}: " if line else f"{path}: "
 

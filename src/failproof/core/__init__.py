@@ -60,7 +60,7 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import ForbiddenCall, McpServer, ToolCall, ToolSpec, ToolUse
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
@@ -79,6 +79,7 @@ __all__ = [
     "HarmDetail",
     "HarmJudgement",
     "Interval",
+    "McpServer",
     "Message",
     "Number",
     "OpenModel",
@@ -176,6 +177,6 @@ __getattr__, __dir__ = lazy_exports(
             "check_taxonomy_id",
             "taxonomy_catalogue",
         ),
-        "._tools": ("ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse"),
+        "._tools": ("ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse"),
     },
 )

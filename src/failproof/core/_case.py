@@ -19,7 +19,13 @@ from pydantic import (
 from failproof.core._regex import re2_problem
 from failproof.core._severity import Severity
 from failproof.core._taxonomy import TaxonomyId
-from failproof.core._tools import ForbiddenCall, ToolCall, ToolSpec, schema_refs_inside
+from failproof.core._tools import (
+    ForbiddenCall,
+    McpServer,
+    ToolCall,
+    ToolSpec,
+    schema_refs_inside,
+)
 
 __all__ = [
     "MAX_TURNS",
@@ -232,6 +238,11 @@ class Case(_Strict):
         default_factory=list,
         description="Tools offered to the model (function calling) with their stub answers.",
     )
+    mcp_servers: list[McpServer] = Field(
+        default_factory=list,
+        description="MCP servers whose tools are offered too; the runner calls the real servers "
+        "(a server is 'stdio:COMMAND ARGS', a URL, or 'rogue:SCENARIO').",
+    )
     max_steps: int = Field(
         default=5, ge=1, le=50, description="With tools: model calls at most (tool rounds + 1)."
     )
@@ -267,8 +278,8 @@ class Case(_Strict):
 
     @model_validator(mode="after")
     def _tools_or_turns(self) -> Case:
-        if self.tools and self.turns:
-            raise ValueError("a case may have tools or turns, not both")
+        if (self.tools or self.mcp_servers) and self.turns:
+            raise ValueError("a case may have tools or turns, not both (mcp_servers are tools)")
         names = [t.name for t in self.tools]
         if len(set(names)) != len(names):
             raise ValueError("two tools have the same name")

@@ -13,8 +13,9 @@ from functools import cache
 from importlib import resources
 from typing import Annotated
 
-import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from failproof.guard import load_yaml
 
 __all__ = [
     "TaxonomyCatalogue",
@@ -68,7 +69,7 @@ class TaxonomyCatalogue(_Closed):
 def taxonomy_catalogue() -> TaxonomyCatalogue:
     """The shipped catalogue, read once per process."""
     text = resources.files("failproof.core").joinpath("data/taxonomy.yaml").read_text("utf-8")
-    return TaxonomyCatalogue.model_validate(yaml.safe_load(text))
+    return TaxonomyCatalogue.model_validate(load_yaml(text, source="taxonomy.yaml"))
 
 
 def _normal_code(framework: TaxonomyFramework, code: str) -> str:

@@ -14,11 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 import re2
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from failproof.guard import ref_problems
 
-__all__ = ["ForbiddenCall", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
+__all__ = ["ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -135,3 +135,27 @@ class ToolUse(_Strict):
     call: ToolCall
     result: str = ""
     error: str | None = Field(default=None, description="Unknown tool or bad arguments.")
+    server: str | None = Field(
+        default=None, description="The MCP server that answered (None: the case's stub)."
+    )
+
+
+class McpServer(_Strict):
+    """An MCP server whose tools a case offers the model; the runner calls the real server."""
+
+    server: str = Field(
+        min_length=1,
+        description="stdio:COMMAND ARGS, an http(s) URL (streamable HTTP; SSE when the path ends "
+        "in /sse), or rogue:SCENARIO (failproof's own rogue server).",
+    )
+    headers: dict[str, str] = Field(
+        default_factory=dict, description="HTTP headers; ${NAME} is read from the environment."
+    )
+    tools: list[str] | None = Field(
+        default=None, description="Offer only these of the server's tools (default: all)."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        return {"server": value} if isinstance(value, str) else value

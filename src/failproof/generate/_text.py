@@ -16,9 +16,8 @@ from importlib.resources import files
 from random import Random
 from typing import Any
 
-import yaml
-
 from failproof.core import Case, Message
+from failproof.guard import load_yaml
 
 __all__ = [
     "data",
@@ -33,7 +32,7 @@ __all__ = [
 def data() -> dict[str, Any]:
     """The mutators' data file (``generate/data/mutations.yaml``), read once."""
     text = files("failproof.generate").joinpath("data", "mutations.yaml").read_text("utf-8")
-    loaded: dict[str, Any] = yaml.safe_load(text)
+    loaded: dict[str, Any] = load_yaml(text, source="mutations.yaml")
     return loaded
 
 

@@ -8,6 +8,9 @@
   and escape sequences shown as ``\\xNN``).
 * `atomic_write_text`, `atomic_writer`: a file replaced in one step, never left half written.
 * `linear_validator` / `regex_problems`: JSON Schema checks whose regexes run on RE2.
+* `load_yaml` / `read_yaml` / `compose_yaml`: the one YAML reader, within `YamlLimits` (size,
+  depth, alias expansion, nodes; duplicate keys refused); `decode_text` and `read_limited` for
+  any file from outside. Each refusal is an `UnreadableInput` naming the source and line.
 * `ref_problems` / `offline_validator`: JSON Schema references resolved inside the schema only,
   never fetched.
 """
@@ -35,21 +38,41 @@ if TYPE_CHECKING:
         redacting_std_streams,
     )
     from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
+    from failproof.guard._yaml import (
+        YAML_LIMITS,
+        UnreadableInput,
+        YamlLimits,
+        compose_yaml,
+        construct_yaml,
+        decode_text,
+        load_yaml,
+        read_limited,
+        read_yaml,
+    )
 
 __all__ = [
     "REDACTED",
+    "YAML_LIMITS",
     "DuplicateKeyError",
     "RedactingStream",
+    "UnreadableInput",
+    "YamlLimits",
     "add_secret",
     "atomic_write_text",
     "atomic_writer",
     "clean_data",
     "clean_text",
+    "compose_yaml",
+    "construct_yaml",
+    "decode_text",
     "for_console",
     "forget_secrets",
     "linear_validator",
+    "load_yaml",
     "loads_json",
     "offline_validator",
+    "read_limited",
+    "read_yaml",
     "redact",
     "redact_data",
     "redacting_std_streams",
@@ -75,5 +98,16 @@ __getattr__, __dir__ = lazy_exports(
             "redacting_std_streams",
         ),
         "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
+        "._yaml": (
+            "YAML_LIMITS",
+            "UnreadableInput",
+            "YamlLimits",
+            "compose_yaml",
+            "construct_yaml",
+            "decode_text",
+            "load_yaml",
+            "read_limited",
+            "read_yaml",
+        ),
     },
 )

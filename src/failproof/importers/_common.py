@@ -15,6 +15,7 @@ import yaml
 
 from failproof.core import Suite
 from failproof.errors import InputError
+from failproof.importers._taxonomy import label_cases
 from failproof.suites import parse_suite
 
 __all__ = ["ImportResult", "ImportSummary", "case_id", "suite_name"]
@@ -89,6 +90,9 @@ class ImportResult:
 
     data: dict[str, Any]
     summary: ImportSummary
+
+    def __post_init__(self) -> None:
+        label_cases(self.data, self.summary)
 
     def yaml_text(self) -> str:
         head = "".join(

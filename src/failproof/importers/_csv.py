@@ -20,7 +20,9 @@ from pydantic import ValidationError
 
 from failproof.core import Expect, Severity
 from failproof.errors import InputError
+from failproof.guard import for_console
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
+from failproof.importers._files import csv_rows, read_source
 
 __all__ = ["CsvColumns", "import_csv", "parse_expect"]
 
@@ -58,17 +60,17 @@ def parse_expect(items: Sequence[str]) -> dict[str, Any]:
     return values
 
 
-def _rows(text: str, columns: CsvColumns) -> list[dict[str, str]]:
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+def _rows(path: Path, text: str, columns: CsvColumns) -> list[tuple[int, dict[str, str]]]:
+    header = next(csv.reader(io.StringIO(text, newline="")), [])
     named = [c for c in (columns.prompt, columns.category, columns.id, columns.context) if c]
     missing = [c for c in named if c not in header]
     if missing:
+        shown = ", ".join(for_console(h[:60]) for h in header[:40])
         raise InputError(
-            f"the CSV has no column {missing[0]!r}",
-            hint=f"its columns: {', '.join(header) or '(none)'}",
+            f"{path}: the CSV has no column {missing[0]!r}",
+            hint=f"its columns: {shown or '(none)'}",
         )
-    return [{k: v or "" for k, v in row.items() if k is not None} for row in reader]
+    return csv_rows(text, path)
 
 
 def _case(row: dict[str, str], number: int, columns: CsvColumns, taken: set[str]) -> dict[str, Any]:
@@ -91,12 +93,16 @@ def _case(row: dict[str, str], number: int, columns: CsvColumns, taken: set[str]
     return case
 
 
-def import_csv(path: Path, columns: CsvColumns, name: str | None = None) -> ImportResult:
-    """The rows of ``path`` as a suite (rows are numbered from 1, after the header)."""
+def import_csv(
+    path: Path, columns: CsvColumns, name: str | None = None, *, encoding: str | None = None
+) -> ImportResult:
+    """The rows of ``path`` as a suite (rows are numbered from 1, after the header); the file is
+    read by its byte-order mark, or ``encoding``, else as UTF-8."""
     summary = ImportSummary(source=path.name)
     taken: set[str] = set()
     cases = []
-    for number, row in enumerate(_rows(path.read_text(encoding="utf-8-sig"), columns), start=1):
+    rows = _rows(path, read_source(path, encoding), columns)
+    for number, (_, row) in enumerate(rows, start=1):
         if not row[columns.prompt].strip():
             summary.skip(f"row without a prompt in {columns.prompt!r}")
             continue

@@ -1,8 +1,11 @@
 """``failproof import promptfoo``: the tests of a ``promptfooconfig.yaml`` as failproof cases.
 
 One case per (prompt, test): the prompt's ``{{var}}`` placeholders filled from the test's vars
-(``defaultTest.vars`` under them); a chat prompt (a JSON list of messages) keeps its system
-message. The deterministic assertions map to expectations:
+(``defaultTest.vars`` under them; a var that is a list gives one case per value, as promptfoo
+does); a chat prompt (a JSON list of messages) keeps its system message. Prompts and tests may
+live in other files (``file://``, globs: see `_promptfoo_files`), read relative to the config and
+only inside the folder allowed. The file is read as YAML 1.2 (``Yes`` and ``2024-01-31`` stay
+text, as promptfoo reads them). The deterministic assertions map to expectations:
 
 =====================================  =================================================
 promptfoo                              failproof
@@ -23,212 +26,302 @@ context-recall, pi (and not-...)
 Every other assertion (code, similarity, cost, latency, ...) has no equivalent:
 it is listed in the summary and in the case's ``metadata.import_unmapped``, never dropped. A case
 whose refusal no assertion speaks of gets ``refusal: allowed`` (promptfoo does not judge it).
+A prompt with Nunjucks beyond ``{{ var }}`` (filters, tags) becomes no case and is counted.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-import re2
-import yaml
-
-from failproof.core import re2_problem
-from failproof.errors import InputError
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
-from failproof.importers._promptfoo_rubric import apply_rubric, is_rubric
+from failproof.importers._files import FileRefs
+from failproof.importers._promptfoo_assert import apply_assertion, scalar_text
+from failproof.importers._promptfoo_files import (
+    CodeRef,
+    Prompt,
+    Test,
+    load_config,
+    load_prompts,
+    load_tests,
+    read_value,
+    to_test,
+)
 
 __all__ = ["import_promptfoo"]
 
 _VAR = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
-_FOLDED = {"icontains": "must_contain", "not-icontains": "must_not_contain"}
-_FOLDED_LISTS = {"icontains-any": "must_contain_any", "icontains-all": "must_contain"}
+_TEMPLATE_LEFT = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+#: Sections that make tests only when promptfoo runs.
+_NOT_READ = {
+    "scenarios": "scenarios (tests times configs) not read",
+    "redteam": "promptfoo generates red-team tests when it runs: not read",
+}
+#: Most cases one test's list-valued vars may expand to.
+MAX_VAR_EXPANSION = 1000
 
 
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not YAML: {exc}", hint="give a promptfooconfig.yaml") from None
-    if not isinstance(data, dict):
-        raise InputError(
-            f"{path}: not a promptfoo config (a mapping)", hint="give a promptfooconfig.yaml"
-        )
-    return data
+def _var_text(value: Any) -> str:
+    """A var as promptfoo prints it into a prompt: text as is, objects as JSON."""
+    text = scalar_text(value)
+    if text is not None:
+        return text
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _values(value: Any) -> list[str]:
-    items = value if isinstance(value, list) else [value]
-    return [str(v) for v in items if v is not None and str(v) != ""]
-
-
-def _literal(text: str) -> str:
-    return str(re2.escape(text))
-
-
-def _pattern(kind: str, value: Any) -> str | None:
-    """The RE2 pattern of a case-sensitive text assertion (without its ``not-``)."""
-    values = _values(value)
-    if not values:
-        return None
-    if kind == "regex":
-        return values[0]
-    if kind == "contains-any":
-        return "|".join(_literal(v) for v in values)
-    if kind == "starts-with":
-        return "^" + _literal(values[0])
-    if kind == "equals":
-        return "^" + _literal(values[0]) + "$"
-    return None  # contains / contains-all are one pattern per value: see _patterns
-
-
-def _patterns(kind: str, value: Any) -> list[str]:
-    if kind in ("contains", "contains-all"):
-        return [_literal(v) for v in _values(value)]
-    one = _pattern(kind, value)
-    return [one] if one is not None else []
-
-
-def _apply(expect: dict[str, Any], assertion: dict[str, Any]) -> str | None:
-    """Fold one assertion into ``expect``; returns why it cannot be, or None when it mapped."""
-    kind = str(assertion.get("type") or "")
-    value = assertion.get("value")
-    if is_rubric(kind):
-        return apply_rubric(expect, assertion)
-    if kind in _FOLDED or kind in _FOLDED_LISTS:
-        field = _FOLDED.get(kind) or _FOLDED_LISTS[kind]
-        expect.setdefault(field, []).extend(_values(value))
-        return None
-    if kind in ("is-refusal", "not-is-refusal"):
-        expect["refusal"] = "required" if kind == "is-refusal" else "forbidden"
-        return None
-    if kind == "is-json":
-        expect["format"] = "json"
-        if isinstance(value, dict):
-            expect["json_schema"] = value
-        return None
-    negated = kind.startswith("not-")
-    patterns = _patterns(kind.removeprefix("not-"), value)
-    if not patterns or kind == "not-contains-all":  # "misses at least one": no equivalent
-        return "no equivalent"
-    bad = [p for p in patterns if re2_problem(p)]
-    if bad:
-        return f"the pattern is not RE2 ({re2_problem(bad[0])})"
-    expect.setdefault("must_not_match" if negated else "must_match", []).extend(patterns)
-    return None
+def _lookup(variables: dict[str, Any], name: str) -> tuple[bool, Any]:
+    value: Any = variables
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
 
 
 def _fill(template: str, variables: dict[str, Any]) -> tuple[str, list[str]]:
     missing: list[str] = []
 
     def one(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in variables:
-            missing.append(name)
+        found, value = _lookup(variables, match.group(1))
+        if not found:
+            missing.append(match.group(1))
             return match.group(0)
-        value = variables[name]
-        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return _var_text(value)
 
     return _VAR.sub(one, template), missing
 
 
-def _prompts(data: dict[str, Any], summary: ImportSummary) -> list[str]:
-    raw = data.get("prompts") or ["{{prompt}}"]
-    prompts = []
-    for index, prompt in enumerate(raw if isinstance(raw, list) else [raw], start=1):
-        text = prompt.get("raw") if isinstance(prompt, dict) else prompt
-        if not isinstance(text, str) or text.startswith("file://"):
-            summary.miss("prompt from a file or not text: not read", f"prompt {index}")
-            continue
-        prompts.append(text)
-    return prompts
+def _content(content: Any) -> str:
+    """A message's content: text, or the text parts of a list of parts (images dropped)."""
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict)]
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return _var_text(content)
 
 
 def _messages(text: str) -> tuple[str | None, Any]:
-    """A chat prompt (JSON list of role/content) as (system, input); plain text as (None, text)."""
+    """A chat prompt (JSON list of role/content) as (system, input); plain text as (None, text).
+    ``developer`` is OpenAI's newer name for ``system``."""
     try:
         chat = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, text
     if not isinstance(chat, list) or not all(isinstance(m, dict) and "role" in m for m in chat):
         return None, text
-    system = "\n\n".join(str(m.get("content", "")) for m in chat if m["role"] == "system") or None
+    system_roles = ("system", "developer")
+    system = "\n\n".join(_content(m.get("content")) for m in chat if m["role"] in system_roles)
     turns = [
-        {"role": m["role"], "content": str(m.get("content", ""))}
+        {"role": str(m["role"]), "content": _content(m.get("content"))}
         for m in chat
-        if m["role"] != "system"
+        if m["role"] not in system_roles
     ]
-    return system, turns[0]["content"] if len(turns) == 1 else turns
+    if not turns:
+        return None, text
+    return system or None, turns[0]["content"] if len(turns) == 1 else turns
 
 
-def _tests(data: dict[str, Any], summary: ImportSummary) -> list[dict[str, Any]]:
-    raw = data.get("tests") or []
-    tests = []
-    for index, test in enumerate(raw if isinstance(raw, list) else [raw], start=1):
-        if isinstance(test, dict):
-            tests.append(test)
-        else:
-            summary.miss("tests from a file or not a mapping: not read", f"test {index}")
-    return tests
+def _expanded(
+    variables: dict[str, Any], where: str, summary: ImportSummary
+) -> list[dict[str, Any]]:
+    """promptfoo's var expansion: a var whose value is a list gives one set of vars per item."""
+    lists = {k: v for k, v in variables.items() if isinstance(v, list) and v}
+    sizes = [len(v) for v in lists.values()]
+    if not lists:
+        return [variables]
+    if _product(sizes) > MAX_VAR_EXPANSION:
+        summary.miss(f"list vars expanding to more than {MAX_VAR_EXPANSION} cases: not read", where)
+        return []
+    return [
+        {**variables, **dict(zip(lists, combo, strict=True))}
+        for combo in itertools.product(*lists.values())
+    ]
 
 
-def _case(
-    prompt: str, test: dict[str, Any], default: dict[str, Any], where: str, summary: ImportSummary
+def _product(sizes: list[int]) -> int:
+    total = 1
+    for size in sizes:
+        total *= size
+    return total
+
+
+def _file_vars(
+    variables: dict[str, Any], refs: FileRefs, where: str, summary: ImportSummary
 ) -> dict[str, Any] | None:
-    variables = {**(default.get("vars") or {}), **(test.get("vars") or {})}
-    text, missing = _fill(prompt, variables)
-    if missing:
-        summary.skip(f"prompt variable without a value ({', '.join(sorted(set(missing)))})")
-        return None
-    system, user = _messages(text)
+    out = {}
+    for name, value in variables.items():
+        out[name] = read_value(value, refs, where)
+        if isinstance(out[name], CodeRef):
+            summary.skip(f"var made by code ({value}): not run")
+            return None
+    return out
+
+
+def _assertions(test: Test, default: Test, refs: FileRefs) -> list[Any]:
+    asserts = [*default.asserts, *test.asserts]
+    out = []
+    for assertion in asserts:
+        if isinstance(assertion, dict) and assertion.get("type") == "is-json":
+            assertion = {**assertion, "value": read_value(assertion.get("value"), refs, test.where)}
+        out.append(assertion)
+    return out
+
+
+def _expect(
+    test: Test, default: Test, refs: FileRefs, summary: ImportSummary
+) -> tuple[dict[str, Any], list[str]]:
     expect: dict[str, Any] = {}
-    unmapped = []
-    for assertion in [*(default.get("assert") or []), *(test.get("assert") or [])]:
+    unmapped: list[str] = []
+    for assertion in _assertions(test, default, refs):
         kind = str(assertion.get("type") or "?") if isinstance(assertion, dict) else "?"
-        why = _apply(expect, assertion) if isinstance(assertion, dict) else "not a mapping"
+        if not isinstance(assertion, dict):
+            why: str | None = "not a mapping"
+        elif test.transformed or default.transformed:
+            why = "checks a transformed output (options.transform): not mapped"
+        else:
+            why = apply_assertion(expect, assertion)
         if why is None:
             summary.map(f"assert {kind}")
             continue
-        summary.miss(f"assert {kind}: {why}", where)
+        summary.miss(f"assert {kind}: {why}", test.where)
         unmapped.append(f"assert {kind}: {why}")
+    if expect:
+        expect.setdefault("refusal", "allowed")
+    return expect, unmapped
+
+
+def _rendered(variables: dict[str, Any]) -> dict[str, Any]:
+    """Vars that use other vars (``{{body}}`` in ``question``) filled once, as promptfoo does."""
+    return {
+        name: _fill(value, variables)[0] if isinstance(value, str) else value
+        for name, value in variables.items()
+    }
+
+
+def _input(
+    prompt: Prompt, test: Test, default: Test, variables: dict[str, Any], summary: ImportSummary
+) -> tuple[str | None, Any] | None:
+    """The (system, input) of one prompt filled with one set of vars; None (counted) when the
+    prompt cannot be filled."""
+    variables = _rendered(variables)
+    system, turns = _messages(prompt.text)  # a chat template is parsed before it is filled
+    missing: list[str] = []
+    system = _filled(system, variables, missing) if system is not None else None
+    if isinstance(turns, list):
+        user: Any = [{**t, "content": _filled(t["content"], variables, missing)} for t in turns]
+    else:
+        user = _filled(turns, variables, missing)
+    if missing:
+        summary.skip(f"prompt variable without a value ({', '.join(sorted(set(missing)))})")
+        return None
+    if isinstance(user, list) and any(t["role"] not in ("user", "assistant") for t in user):
+        summary.skip("chat prompt with a tool or function turn: not read")
+        return None
+    if any(_TEMPLATE_LEFT.search(t) for t in _texts(system, user)):
+        summary.skip("prompt with Nunjucks filters or tags: not rendered")
+        return None
+    prefix, suffix = test.prefix or default.prefix, test.suffix or default.suffix
+    if (prefix or suffix) and isinstance(user, str):
+        user = f"{prefix}{user}{suffix}"
+    return system, user
+
+
+def _filled(template: str, variables: dict[str, Any], missing: list[str]) -> str:
+    text, gaps = _fill(template, variables)
+    missing += gaps
+    return text
+
+
+def _texts(system: str | None, user: Any) -> list[str]:
+    turns = [t["content"] for t in user] if isinstance(user, list) else [user]
+    return [system or "", *turns]
+
+
+def _case(
+    prompt: Prompt, test: Test, inputs: tuple[str | None, Any], expect: dict[str, Any]
+) -> dict[str, Any]:
+    system, user = inputs
     case: dict[str, Any] = {"input": user}
     if system:
         case["system"] = system
     if expect:
-        expect.setdefault("refusal", "allowed")
-        case["expect"] = expect
-    metadata: dict[str, Any] = {"promptfoo_test": where}
-    if test.get("description"):
-        metadata["description"] = str(test["description"])
-    if unmapped:
-        metadata["import_unmapped"] = unmapped
+        case["expect"] = json.loads(json.dumps(expect))
+    metadata: dict[str, Any] = {"promptfoo_test": test.where, "promptfoo_prompt": prompt.where}
+    if test.description:
+        metadata["description"] = test.description
+    if test.metadata:
+        metadata["promptfoo_metadata"] = test.metadata
     case["metadata"] = metadata
     return case
 
 
-def import_promptfoo(path: Path, name: str | None = None) -> ImportResult:
-    """The tests of a promptfoo config as a suite (one case per prompt and test)."""
-    data = _load(path)
+def _test_cases(
+    prompts: list[Prompt], test: Test, default: Test, refs: FileRefs, summary: ImportSummary
+) -> list[list[dict[str, Any]]]:
+    """For each prompt, the cases of one test (one per set of vars)."""
+    variables = _file_vars({**default.vars, **test.vars}, refs, test.where, summary)
+    if variables is None:
+        return []
+    expect, unmapped = _expect(test, default, refs, summary)
+    sets = _expanded(variables, test.where, summary)
+    out = []
+    for prompt in prompts:
+        built = [_input(prompt, test, default, one, summary) for one in sets]
+        cases = [_case(prompt, test, b, expect) for b in built if b is not None]
+        for case in cases:
+            if unmapped:
+                case["metadata"]["import_unmapped"] = list(unmapped)
+        out.append(cases)
+    return out
+
+
+def import_promptfoo(
+    path: Path, name: str | None = None, *, root: Path | None = None, encoding: str | None = None
+) -> ImportResult:
+    """The tests of a promptfoo config as a suite (one case per prompt and test).
+
+    Files the config names are read relative to it, and only inside ``root`` (default: the
+    config's folder)."""
+    refs = FileRefs.beside(path, root, encoding)
+    found = load_config(path, refs)
     summary = ImportSummary(source=path.name)
-    found = data.get("defaultTest")
-    default: dict[str, Any] = found if isinstance(found, dict) else {}
-    prompts, tests = _prompts(data, summary), _tests(data, summary)
+    default = _default_test(found.data.get("defaultTest"), refs, summary)
+    for section, why in _NOT_READ.items():
+        if found.data.get(section):
+            summary.miss(f"{section}: {why}", found.where(section, 0))
+    prompts, tests = load_prompts(found, refs, summary), load_tests(found, refs, summary)
     taken: set[str] = set()
     cases = []
     for t, test in enumerate(tests, start=1):
-        for p, prompt in enumerate(prompts, start=1):
-            where = f"test {t}" + (f", prompt {p}" if len(prompts) > 1 else "")
-            case = _case(prompt, test, default, where, summary)
-            if case is not None:
-                label = f"t{t:03d}" + (f"-p{p}" if len(prompts) > 1 else "")
+        for p, made in enumerate(_test_cases(prompts, test, default, refs, summary), start=1):
+            for v, case in enumerate(made, start=1):
+                label = (
+                    f"t{t:03d}"
+                    + (f"-p{p}" if len(prompts) > 1 else "")
+                    + (f"-v{v}" if len(made) > 1 else "")
+                )
                 cases.append({"id": case_id(label, taken), **case})
     summary.cases = len(cases)
     stem = path.name.removesuffix(".yaml").removesuffix(".yml")
+    description = scalar_text(found.data.get("description"))
     suite: dict[str, Any] = {
-        "suite": suite_name(name or data.get("description") or stem),
-        "description": str(data.get("description") or f"imported from {path.name}"),
+        "suite": suite_name(name or description or stem),
+        "description": description or f"imported from {path.name}",
         "cases": cases,
     }
     return ImportResult(suite, summary)
+
+
+def _default_test(raw: Any, refs: FileRefs, summary: ImportSummary) -> Test:
+    if isinstance(raw, str) and raw.startswith("file://"):
+        raw = read_value(raw, refs, "defaultTest")
+    if raw is None:
+        return Test(where="defaultTest")
+    if not isinstance(raw, dict):
+        summary.miss("defaultTest that is not a mapping: not read", "defaultTest")
+        return Test(where="defaultTest")
+    return to_test(raw, "defaultTest", summary, refs)

@@ -15,10 +15,9 @@ from functools import cache
 from importlib.resources import files
 from string import Template
 
-import yaml
-
 from failproof.core import Message
 from failproof.errors import ConfigError
+from failproof.guard import load_yaml
 
 __all__ = ["Rubric", "load_rubric"]
 
@@ -56,7 +55,7 @@ def load_rubric(name: str) -> Rubric:
     """The rubric ``name`` from the package's ``data/`` folder."""
     resource = files("failproof.judge").joinpath("data", f"{name}.yaml")
     try:
-        data = yaml.safe_load(resource.read_text(encoding="utf-8"))
+        data = load_yaml(resource.read_text(encoding="utf-8"), source=f"{name}.yaml")
     except FileNotFoundError:
         raise ConfigError(f"no judge rubric {name!r}") from None
     return Rubric(

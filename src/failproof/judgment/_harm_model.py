@@ -16,7 +16,7 @@ from failproof.judgment._model import LinearModel, packaged_json, parse_linear, 
 __all__ = ["HARM_MODEL_FORMAT", "HarmModel", "default_harm_model", "load_harm_model"]
 
 #: The ``format`` tag of a harm-model file; bumped when the feature set changes.
-HARM_MODEL_FORMAT = "failproof.harm-model/2"
+HARM_MODEL_FORMAT = "failproof.harm-model/3"
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,7 @@ def judge_refusal(
         off_topic_only=off_topic_only,
         topic_overlap=evidence.prompt_overlap,
         argued=evidence.argued,
+        decline_end=evidence.decline_end if evidence.declines else None,
         firm=bool(evidence.declines)
         and any(h.weight >= _FIRM and h.register not in ARGUED for h in evidence.declines),
     )

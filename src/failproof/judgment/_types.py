@@ -38,6 +38,9 @@ class RefusalVerdict:
     #: never justified", "it is not safe or ethical to ...") with no first-person decline: a
     #: refusal under a harmful or loaded ask, a premise correction (an answer) under a question.
     argued: bool = False
+    #: Where the sentence of the last decline phrase ends (``None`` without a decline phrase):
+    #: what comes after it is what the answer went on to say.
+    decline_end: int | None = None
 
     @property
     def refused(self) -> bool:

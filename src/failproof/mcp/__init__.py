@@ -12,9 +12,9 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.mcp._calls import CallOutcome, call_tool
-    from failproof.mcp._compare import ScanComparison, compare_scans
+    from failproof.mcp._compare import ScanComparison, compare_scans, comparison_markdown
     from failproof.mcp._connect import Connection, McpServerError, connect, require_sdk
-    from failproof.mcp._listing import list_surface
+    from failproof.mcp._listing import list_surface, list_tools
     from failproof.mcp._model import (
         Change,
         Finding,
@@ -28,12 +28,14 @@ if TYPE_CHECKING:
         ToolProbe,
     )
     from failproof.mcp._render import RENDERERS
+    from failproof.mcp._rogue import SCENARIOS, build_rogue, rogue_spec
     from failproof.mcp._rules import Rule, rulebook
-    from failproof.mcp._scan import ScanOptions, scan_servers
+    from failproof.mcp._scan import ScanOptions, describe_error, scan_servers
     from failproof.mcp._servers import expand_headers, parse_server
 
 __all__ = [
     "RENDERERS",
+    "SCENARIOS",
     "CallOutcome",
     "Change",
     "Connection",
@@ -50,13 +52,18 @@ __all__ = [
     "ServerSurface",
     "ToolDef",
     "ToolProbe",
+    "build_rogue",
     "call_tool",
     "compare_scans",
+    "comparison_markdown",
     "connect",
+    "describe_error",
     "expand_headers",
     "list_surface",
+    "list_tools",
     "parse_server",
     "require_sdk",
+    "rogue_spec",
     "rulebook",
     "scan_servers",
 ]
@@ -65,9 +72,9 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "._calls": ("CallOutcome", "call_tool"),
-        "._compare": ("ScanComparison", "compare_scans"),
+        "._compare": ("ScanComparison", "compare_scans", "comparison_markdown"),
         "._connect": ("Connection", "McpServerError", "connect", "require_sdk"),
-        "._listing": ("list_surface",),
+        "._listing": ("list_surface", "list_tools"),
         "._model": (
             "Change",
             "Finding",
@@ -81,8 +88,9 @@ __getattr__, __dir__ = lazy_exports(
             "ToolProbe",
         ),
         "._render": ("RENDERERS",),
+        "._rogue": ("SCENARIOS", "build_rogue", "rogue_spec"),
         "._rules": ("Rule", "rulebook"),
-        "._scan": ("ScanOptions", "scan_servers"),
+        "._scan": ("ScanOptions", "describe_error", "scan_servers"),
         "._servers": ("expand_headers", "parse_server"),
     },
 )

@@ -16,11 +16,12 @@ MAX_RESULT = 20_000
 class CallOutcome:
     """What one call returned: ``text``, and ``error`` when the tool or the server failed."""
 
-    __slots__ = ("error", "text")
+    __slots__ = ("error", "text", "tool_error")
 
-    def __init__(self, text: str = "", error: str | None = None) -> None:
+    def __init__(self, text: str = "", error: str | None = None, *, tool_error: bool = False):
         self.text = text
         self.error = error
+        self.tool_error = tool_error
 
 
 def _block_text(block: Any) -> str:
@@ -52,5 +53,6 @@ async def call_tool(connection: Connection, name: str, arguments: dict[str, Any]
         return CallOutcome(error=f"the server answered an error: {str(exc)[:500]}")
     text = result_text(result)
     if getattr(result, "is_error", False):
-        return CallOutcome(text=text, error=f"the tool reported an error: {text[:500]}")
+        error = f"the tool reported an error: {text[:500]}"
+        return CallOutcome(text=text, error=error, tool_error=True)
     return CallOutcome(text=text)

@@ -26,6 +26,8 @@ def _is_invisible(char: str) -> bool:
 
 def invisible(text: str) -> list[tuple[int, str]]:
     """Every invisible character of ``text`` with its index."""
+    if text.isascii():  # no ASCII character is invisible in this sense (controls are shown)
+        return []
     return [(i, c) for i, c in enumerate(text) if _is_invisible(c)]
 
 

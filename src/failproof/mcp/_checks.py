@@ -83,6 +83,9 @@ def finding(
 def text_findings(book: RuleBook, server: str, text: Text, rules: tuple[str, ...]) -> list[Finding]:
     """The pattern rules (and the invisible-character check) on one text."""
     found: list[Finding] = []
+    hidden = _invisible_finding(book, server, text)
+    if not book.any_match(rules, text.value):  # most texts: one pass, nothing found
+        return [hidden] if hidden is not None else []
     for rule_id in rules:
         if rule_id == "mcp-embedded-url" and text.is_name:
             continue
@@ -90,7 +93,6 @@ def text_findings(book: RuleBook, server: str, text: Text, rules: tuple[str, ...
         if match is not None:
             quoted = evidence(text.value, match.start, match.end, masked=rule_id in _MASKED)
             found.append(finding(book, rule_id, server, text, "", quoted))
-    hidden = _invisible_finding(book, server, text)
     return found + ([hidden] if hidden is not None else [])
 
 

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from failproof.mcp._model import Change, Finding, McpScan
 from failproof.mcp._pins import changes_since, pins_of
 
-__all__ = ["ScanComparison", "compare_scans"]
+__all__ = ["ScanComparison", "compare_scans", "comparison_markdown"]
 
 
 class ScanComparison(BaseModel):
@@ -47,3 +47,26 @@ def compare_scans(before: McpScan, after: McpScan) -> ScanComparison:
             {s.server for s in before.servers} - {s.server for s in after.servers}
         ),
     )
+
+
+def comparison_markdown(comparison: ScanComparison) -> str:
+    """The comparison in Markdown: new findings first, then fixed ones, then changed definitions
+    with their diffs (text from servers in code spans)."""
+    from failproof.report import md_code
+
+    lines = [f"# MCP scans {comparison.before} → {comparison.after}", ""]
+    lines.append(
+        f"{len(comparison.new_findings)} new finding(s), {len(comparison.fixed_findings)} fixed, "
+        f"{len(comparison.changes)} changed definition(s)."
+    )
+    for title, group in (("New", comparison.new_findings), ("Fixed", comparison.fixed_findings)):
+        if group:
+            lines += ["", f"## {title} findings", ""]
+            lines += [
+                f"- {f.severity.value} `{f.rule}` {md_code(f'{f.server} {f.kind} {f.item}')}"
+                for f in group
+            ]
+    for change in comparison.changes:
+        lines += ["", f"## Changed: {md_code(f'{change.server} {change.kind} {change.item}')}", ""]
+        lines += ["~~~~diff", change.diff.replace("~~~~", "~ ~ ~ ~"), "~~~~"]
+    return "\n".join(lines) + "\n"

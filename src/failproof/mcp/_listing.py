@@ -16,7 +16,7 @@ from failproof.guard import clean_data, clean_text
 from failproof.mcp._connect import Connection
 from failproof.mcp._model import PromptDef, ResourceDef, ServerSurface, ToolDef
 
-__all__ = ["MAX_ITEMS", "MAX_PAGES", "MAX_SCHEMA", "MAX_TEXT", "list_surface"]
+__all__ = ["MAX_ITEMS", "MAX_PAGES", "MAX_SCHEMA", "MAX_TEXT", "list_surface", "list_tools"]
 
 MAX_ITEMS = 1000
 MAX_PAGES = 50
@@ -123,3 +123,10 @@ async def list_surface(connection: Connection) -> ServerSurface:
         prompts=prompts,
         truncated=truncated,
     )
+
+
+async def list_tools(connection: Connection) -> list[ToolDef]:
+    """The server's tools as it lists them now (within the limits)."""
+    session = connection.session
+    found, _ = await _pages(lambda p: session.list_tools(params=p), "tools")
+    return [_tool(t) for t in found]

@@ -138,6 +138,9 @@ class ServerScan(_Closed):
         default_factory=dict, description="kind:name -> sha256 of its definition (the pins)."
     )
     pinned: bool = Field(default=False, description="This scan's definitions were pinned.")
+    changes: list[Change] = Field(
+        default_factory=list, description="What differs from the pins (before this scan)."
+    )
     error: str | None = Field(default=None, description="Why the server could not be scanned.")
 
 

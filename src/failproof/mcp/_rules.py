@@ -7,10 +7,10 @@ from importlib import resources
 from typing import Any
 
 import re2
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core import Severity
+from failproof.guard import load_yaml
 
 __all__ = ["Match", "Rule", "RuleBook", "rulebook"]
 
@@ -42,36 +42,43 @@ class RuleBook(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    rules: list[Rule]
+    rules: tuple[Rule, ...]
     confusables: dict[str, str]
     taxonomy: dict[str, str]
 
+    def __hash__(self) -> int:  # one book per process: the caches key on it
+        return id(self)
+
     def rule(self, rule_id: str) -> Rule:
         """The rule with this id."""
-        return next(r for r in self.rules if r.id == rule_id)
+        return _by_id(self)[rule_id]
 
     def search(self, rule_id: str, text: str) -> Match | None:
-        """The first match of any of the rule's patterns in ``text`` (earliest start)."""
-        found = [m for m in (p.search(text) for p in _compiled(self, rule_id)) if m is not None]
-        if not found:
-            return None
-        first = min(found, key=lambda m: m.start())
-        return Match(start=first.start(), end=first.end())
+        """The leftmost match of any of the rule's patterns in ``text``."""
+        found = _compiled(self, (rule_id,)).search(text)
+        return None if found is None else Match(start=found.start(), end=found.end())
+
+    def any_match(self, rule_ids: tuple[str, ...], text: str) -> bool:
+        """Whether any pattern of any of ``rule_ids`` matches ``text`` (one pass)."""
+        return _compiled(self, rule_ids).search(text) is not None
 
 
 @cache
-def _patterns(patterns: tuple[str, ...]) -> list[Any]:
+def _by_id(book: RuleBook) -> dict[str, Rule]:
+    return {r.id: r for r in book.rules}
+
+
+@cache
+def _compiled(book: RuleBook, rule_ids: tuple[str, ...]) -> Any:
+    """One RE2 alternation of every pattern of ``rule_ids`` (leftmost match first)."""
     options = re2.Options()
     options.case_sensitive = False
-    return [re2.compile(p, options) for p in patterns]
-
-
-def _compiled(book: RuleBook, rule_id: str) -> list[Any]:
-    return _patterns(tuple(book.rule(rule_id).patterns))
+    patterns = [p for rule_id in rule_ids for p in _by_id(book)[rule_id].patterns]
+    return re2.compile("|".join(f"(?:{p})" for p in patterns) or r"\b\B", options)
 
 
 @cache
 def rulebook() -> RuleBook:
     """The shipped rules (read and checked once per process)."""
     text = resources.files("failproof.mcp").joinpath("data/rules.yaml").read_text("utf-8")
-    return RuleBook.model_validate(yaml.safe_load(text))
+    return RuleBook.model_validate(load_yaml(text, source="rules.yaml"))

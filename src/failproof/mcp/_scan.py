@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from failproof.core import utc_now
 from failproof.mcp._checks import check_surface, finding
 from failproof.mcp._connect import Connection, ServerLog, connect
-from failproof.mcp._listing import list_surface
+from failproof.mcp._listing import list_surface, list_tools
 from failproof.mcp._model import Change, Finding, McpScan, ServerScan, ServerSpec, ToolProbe
 from failproof.mcp._pins import changes_since, pins_of
 from failproof.mcp._probe import probe_surface, response_findings
@@ -63,6 +63,9 @@ class _Scanned(BaseModel):
 
     server: ServerScan
     probes: list[ToolProbe] = Field(default_factory=list)
+    relisted: list[Change] = Field(
+        default_factory=list, description="Tools that changed between two listings of a session."
+    )
 
 
 async def _scan_one(spec: ServerSpec, options: ScanOptions) -> _Scanned:
@@ -73,6 +76,7 @@ async def _scan_one(spec: ServerSpec, options: ScanOptions) -> _Scanned:
         with anyio.fail_after(options.timeout_s * 4):
             async with connect(spec, timeout_s=options.timeout_s, log=log) as connection:
                 surface = await list_surface(connection)
+                again = await list_tools(connection)
                 probes = await _probes(connection, spec, surface, options)
     except Exception as exc:  # a hostile server: record why, go on with the next
         error = describe_error(exc, log if log.tail is not None else None)
@@ -81,7 +85,9 @@ async def _scan_one(spec: ServerSpec, options: ScanOptions) -> _Scanned:
     scanned = ServerScan(
         server=spec.label, transport=spec.transport, surface=surface, hashes=hashes
     )
-    return _Scanned(server=scanned, probes=probes)
+    relisted = surface.model_copy(update={"tools": again})
+    changed = changes_since(spec.label, pins_of(surface), pins_of(relisted))
+    return _Scanned(server=scanned, probes=probes, relisted=changed)
 
 
 async def _probes(
@@ -98,38 +104,51 @@ async def _probes(
     )
 
 
-def _pin(store: Store | None, server: ServerScan, scan_id: str, pin: bool) -> list[Change]:
-    """Changes since the pins; pins the server on its first scan or with ``pin``."""
+def _pin(store: Store | None, server: ServerScan, scan_id: str, pin: bool) -> ServerScan:
+    """The server's scan with its changes since the pins; pins it on its first scan or with
+    ``pin``."""
     if store is None or server.surface is None:
-        return []
+        return server
     now = pins_of(server.surface)
     pinned = store.mcp_pins(server.server)
     changes = changes_since(server.server, pinned, now) if pinned else []
     if not pinned or pin:
         store.set_mcp_pins(server.server, now, scan_id)
-    return changes
+    return server.model_copy(update={"pinned": not pinned or pin, "changes": changes})
 
 
-def _change_finding(change: Change) -> Finding:
+def _change_finding(change: Change, *, within_session: bool = False) -> Finding:
     book = rulebook()
-    text = Text(change.kind, change.item, change.change, "")
+    where = f"{change.change} (between two listings of one session)" if within_session else ""
+    text = Text(change.kind, change.item, where or change.change, "")
     detail = {
         "added": f"the {change.kind} {change.item!r} was not there when the server was pinned",
         "removed": f"the {change.kind} {change.item!r} was pinned and is gone",
         "description": f"the description of {change.kind} {change.item!r} changed",
         "schema": f"the definition of {change.kind} {change.item!r} changed",
     }[change.change]
+    if within_session:
+        detail += " from one tools/list to the next in the same session"
     changed = [ln for ln in change.diff.splitlines()[2:] if ln[:1] in "+-"]
     quoted = " / ".join(changed)[:320]
     return finding(book, "mcp-definition-changed", change.server, text, detail, quoted)
 
 
 async def scan_servers(
-    specs: Sequence[ServerSpec], options: ScanOptions, store: Store | None
+    specs: Sequence[ServerSpec],
+    options: ScanOptions,
+    store: Store | None,
+    *,
+    on_server: Callable[[str], None] | None = None,
 ) -> McpScan:
-    """Scan every server; the scan is stored (with the pins) when ``store`` is given."""
+    """Scan every server; the scan is stored (with the pins) when ``store`` is given.
+    ``on_server`` is told each server's label as its scan starts."""
     scan_id, started = new_scan_id(), utc_now().isoformat()
-    done = [await _scan_one(spec, options) for spec in specs]
+    done: list[_Scanned] = []
+    for spec in specs:
+        if on_server is not None:
+            on_server(spec.label)
+        done.append(await _scan_one(spec, options))
     servers = [d.server for d in done]
     findings: list[Finding] = []
     for server in servers:
@@ -139,18 +158,19 @@ async def scan_servers(
     findings += cross_server_findings(surfaces)
     probes = [p for d in done for p in d.probes]
     findings += [f for p in probes for f in response_findings(p)]
-    changes = [c for s in servers for c in _pin(store, s, scan_id, options.pin)]
+    relisted = [c for d in done for c in d.relisted]
+    findings += [_change_finding(c, within_session=True) for c in relisted]
+    servers = [_pin(store, s, scan_id, options.pin) for s in servers]
+    changes = [c for s in servers for c in s.changes]
     if not options.pin:
         findings += [_change_finding(c) for c in changes]
-    pinned = {s.server for s in servers if store is not None and s.surface is not None}
-    servers = [s.model_copy(update={"pinned": s.server in pinned}) for s in servers]
     scan = McpScan(
         id=scan_id,
         started_at=started,
         finished_at=utc_now().isoformat(),
         servers=servers,
         findings=findings,
-        changes=changes,
+        changes=[*relisted, *changes],
         probes=probes,
     )
     if store is not None:

@@ -1,4 +1,5 @@
-"""Server arguments: ``stdio:COMMAND ARGS`` or an HTTP URL (streamable HTTP, or SSE).
+"""Server arguments: ``stdio:COMMAND ARGS``, an HTTP URL (streamable HTTP, or SSE), or
+``rogue:SCENARIO`` (failproof's own rogue server, started over stdio).
 
 A URL whose path ends in ``/sse``, or written ``sse+http(s)://``, is an SSE server; any other
 http(s) URL speaks streamable HTTP. Header values may name environment variables as ``${NAME}``:
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import sys
 from collections.abc import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,18 +20,29 @@ from failproof.errors import ConfigError
 from failproof.guard import add_secret
 from failproof.mcp._model import ServerSpec
 
-__all__ = ["expand_headers", "parse_server"]
+__all__ = ["expand_headers", "parse_server", "rogue_server"]
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_HINT = "give stdio:COMMAND ARGS (e.g. 'stdio:python server.py') or an http(s) URL"
+_HINT = "give stdio:COMMAND ARGS (e.g. 'stdio:python server.py'), an http(s) URL, or rogue:SCENARIO"
+_ROGUE_HINT = "'failproof mcp serve-rogue --help' lists the scenarios"
 
 
 def parse_server(text: str, headers: Mapping[str, str] | None = None) -> ServerSpec:
     """The server ``text`` names; ``headers`` apply to HTTP servers."""
     text = text.strip()
+    if text.startswith("rogue:"):
+        return rogue_server(text[len("rogue:") :] or "all")
     if text.startswith("stdio:"):
         return _stdio(text[len("stdio:") :])
     return _http(text, dict(headers or {}))
+
+
+def rogue_server(scenario: str) -> ServerSpec:
+    """failproof's own rogue server (``failproof mcp serve-rogue``) over stdio."""
+    if not re.fullmatch(r"[a-z0-9-]{1,40}", scenario):
+        raise ConfigError(f"not a rogue scenario: {scenario[:60]!r}", hint=_ROGUE_HINT)
+    command = [sys.executable, "-m", "failproof", "mcp", "serve-rogue", "--scenario", scenario]
+    return ServerSpec(transport="stdio", command=command, label=f"rogue:{scenario}")
 
 
 def _stdio(command_line: str) -> ServerSpec:

@@ -10,32 +10,59 @@ model calls.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from failproof.core import Case, Message, Response, ToolCall, ToolUse
+from failproof.core import Case, Message, Response, ToolCall, ToolSpec, ToolUse
 from failproof.guard import offline_validator
 
-__all__ = ["play_agent", "run_tool"]
+__all__ = ["StubTools", "Toolbox", "play_agent", "run_tool", "schema_problem"]
 
 Answer = Callable[[Case], Awaitable[Response]]
 
 
-async def play_agent(case: Case, answer: Answer) -> tuple[Case, Response]:
+class Toolbox(Protocol):
+    """Where an agent's tools come from and where its calls go."""
+
+    async def offered(self, case: Case) -> list[ToolSpec]:
+        """The tools offered on the next model call."""
+        ...
+
+    async def run(self, case: Case, step: int, call: ToolCall) -> ToolUse:
+        """Execute one call the model asked for."""
+        ...
+
+
+class StubTools:
+    """The case's own tools, answered by their stubs."""
+
+    async def offered(self, case: Case) -> list[ToolSpec]:
+        return list(case.tools)
+
+    async def run(self, case: Case, step: int, call: ToolCall) -> ToolUse:
+        return run_tool(case, step, call)
+
+
+async def play_agent(
+    case: Case, answer: Answer, toolbox: Toolbox | None = None
+) -> tuple[Case, Response]:
     """The last model call's case (the whole exchange) and the final answer with the tool
-    trace."""
+    trace. ``toolbox`` offers and runs the tools (default: the case's stubs)."""
+    tools = toolbox or StubTools()
     history = [m for m in case.messages() if m.role != "system"]
     uses: list[ToolUse] = []
     spent: list[Response] = []
     for step in range(case.max_steps):
-        step_case = case.model_copy(update={"task": None, "input": history})
+        offered = await tools.offered(case)
+        step_case = case.model_copy(update={"task": None, "input": history, "tools": offered})
         response = await answer(step_case)
         spent.append(response)
         if response.error is not None or not response.tool_calls:
             return step_case, _final(response, uses, spent, limit=False)
         asked = Message(role="assistant", content=response.output, tool_calls=response.tool_calls)
-        done = [run_tool(case, step, call) for call in response.tool_calls]
+        done = [await tools.run(step_case, step, call) for call in response.tool_calls]
         uses += done
         history = [*history, asked, *(_tool_message(use) for use in done)]
     return step_case, _final(response, uses, spent, limit=True)
@@ -49,13 +76,14 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
     arguments = call.parsed_arguments()
     if arguments is None:
         return ToolUse(step=step, call=call, error="the arguments are not a JSON object")
-    problem = _schema_problem(arguments, spec.parameters)
+    problem = schema_problem(arguments, spec.parameters)
     if problem is not None:
         return ToolUse(step=step, call=call, error=f"bad arguments: {problem}")
     return ToolUse(step=step, call=call, result=spec.result())
 
 
-def _schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
+def schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
+    """Why ``arguments`` do not fit ``schema`` (its first error), or None."""
     try:
         error = next(iter(offline_validator(schema).iter_errors(arguments)), None)
     except SchemaError as exc:

@@ -100,7 +100,7 @@ class Engine:
     async def _worker(self, items: Iterator[WorkItem]) -> None:
         """Call, hand the answer to the finisher, and go on with the next call at once."""
         for item in items:
-            if item.case.turns or item.case.tools:
+            if item.case.turns or item.case.tools or item.case.mcp_servers:
                 await self._play(item)
                 continue
             key = cache_key(self._identity, item.case) if self.use_cache else None
@@ -135,7 +135,7 @@ class Engine:
             conversation = Conversation(self.scoring, self.store, self.run_id, self._turn)
             result = await conversation.play(item)
         else:
-            last, response = await play_agent(item.case, self._turn)
+            last, response = await self._agent(item)
             result = await self.scoring.score(last, response, item.sample)
         self.store.add_result(self.run_id, result)
         self._stored(result)
@@ -143,6 +143,21 @@ class Engine:
         if self._stopping is not None:
             await self._finisher.drain()  # keep every answer already received
             raise self._abort(self._stopping)
+
+    async def _agent(self, item: WorkItem) -> tuple[Case, Response]:
+        """An agent case: its stub tools, and the tools of its MCP servers (called for real)."""
+        if not item.case.mcp_servers:
+            return await play_agent(item.case, self._turn)
+        from failproof.runner._mcp_tools import play_with_mcp
+
+        return await play_with_mcp(
+            item.case,
+            self._turn,
+            store=self.store,
+            run_id=self.run_id,
+            key=item.key,
+            timeout_s=self.caller.timeout_s,
+        )
 
     async def _turn(self, case: Case) -> Response:
         """One turn's answer: from the response cache, else from the target (then cached)."""

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import re2
-import yaml
 from pydantic import ValidationError
 
 from failproof.errors import PatternError
+from failproof.guard import UnreadableInput, read_yaml
 from failproof.signals._schema import Pattern, PatternFile
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
 ]
 
 _DATA = Path(__file__).parent / "data"
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RE2_HINT = "patterns use RE2 syntax: no backreferences, no lookahead or lookbehind"
 
 
@@ -114,15 +113,14 @@ def read_pattern_file(path: Path) -> tuple[Pattern, ...]:
 
 def _read_yaml(path: Path) -> object:
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
+        return read_yaml(path)
     except FileNotFoundError:
         raise PatternError(f"{path}: pattern file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise PatternError(f"{path}: cannot read pattern file: {exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        raise PatternError(f"{path}{where}: not valid YAML: {exc}") from None
+    except UnreadableInput as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise PatternError(f"{where}: not valid YAML: {exc.message}", hint=exc.hint) from None
 
 
 def _parse(path: Path, data: object) -> PatternFile:

@@ -20,7 +20,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard import clean_data, loads_json, regex_problems
+from failproof.guard import (
+    YAML_LIMITS,
+    UnreadableInput,
+    clean_data,
+    compose_yaml,
+    construct_yaml,
+    decode_text,
+    loads_json,
+    read_limited,
+    regex_problems,
+)
 
 __all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
 
@@ -28,13 +38,6 @@ SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
 _CASE_KEYS = tuple(Case.model_fields)
 _NAME = re.compile(r"^[a-z0-9_]+$")
-#: libyaml's composer when PyYAML was built with it (about 10x faster), else the Python one
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: Most nodes that aliases may add beyond those written: a suite reuses a few small mappings; an
-#: alias bomb (each level repeating the last) passes millions within a few hundred bytes.
-MAX_ALIAS_EXPANSION = 100_000
-#: Most nodes a suite may expand to in all (about twenty times the largest built-in suite).
-MAX_YAML_NODES = 2_000_000
 
 
 class _SuiteHeader(BaseModel):
@@ -50,21 +53,13 @@ def load_suite(path: str | Path) -> Suite:
     """Load and validate one suite file; raises `SuiteError` with the location of any problem."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        text = decode_text(read_limited(path, YAML_LIMITS.max_bytes), source=str(path))
     except FileNotFoundError:
         raise SuiteError("file not found", path=str(path)) from None
     except OSError as exc:
         raise SuiteError(f"cannot read file: {exc.strerror}", path=str(path)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise SuiteError(
-            f"not valid UTF-8 (byte {exc.start})",
-            path=str(path),
-            line=line,
-            hint="save the file as UTF-8",
-        ) from None
+    except UnreadableInput as exc:
+        raise SuiteError(exc.message, path=str(path), line=exc.line, hint=exc.hint) from None
     return parse_suite(text, path=str(path))
 
 
@@ -114,98 +109,15 @@ class _YamlLines:
 
 
 def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
-    """Compose once (libyaml when installed), check the tree, then build the data from it."""
+    """Compose once within the limits (libyaml when installed), then build the data from it."""
     try:
-        root = yaml.compose(text, Loader=_Loader)
-        _check_tree(root, path)
-        data = yaml.constructor.SafeConstructor().construct_document(root) if root else None
-        data = clean_data(data)[0]
-    except yaml.MarkedYAMLError as exc:
-        exc = _python_loader_error(text, exc)
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise SuiteError(
-            f"YAML syntax error: {problem}",
-            path=path,
-            line=line,
-            hint="check indentation and quoting around this line",
-        ) from None
-    except yaml.YAMLError as exc:
-        raise SuiteError(f"YAML error: {exc}", path=path) from None
-    except (ValueError, OverflowError) as exc:  # a value YAML reads but Python cannot hold
-        raise SuiteError(f"YAML value not usable: {str(exc)[:200]}", path=path) from None
+        root = compose_yaml(text, source=path)
+        data = clean_data(construct_yaml(root, source=path))[0]
+    except UnreadableInput as exc:
+        raise SuiteError(exc.message, path=path, line=exc.line, hint=exc.hint) from None
     if data is None:
         raise SuiteError("file is empty", path=path, hint="a suite needs 'suite:' and 'cases:'")
     return data, _YamlLines(root)
-
-
-def _python_loader_error(text: str, exc: yaml.MarkedYAMLError) -> yaml.MarkedYAMLError:
-    """The pure-Python loader's account of a syntax error: it says what it expected and where."""
-    if _Loader is yaml.SafeLoader:
-        return exc
-    try:
-        yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as python_exc:
-        return python_exc
-    return exc
-
-
-def _check_tree(root: yaml.Node | None, path: str) -> None:
-    """Refuse duplicate keys, and aliases that expand past `MAX_ALIAS_EXPANSION` nodes."""
-    sizes: dict[int, int] = {}
-    expanded = _expanded_size(root, sizes, path) if root is not None else 0
-    if expanded - len(sizes) > MAX_ALIAS_EXPANSION:
-        raise SuiteError(
-            f"YAML aliases expand to {expanded:,} nodes from {len(sizes):,} written "
-            f"(more than {MAX_ALIAS_EXPANSION:,} repeated); refusing an alias bomb",
-            path=path,
-            hint="write the repeated parts out, or use 'defaults:' for what cases share",
-        )
-
-
-def _expanded_size(node: yaml.Node, sizes: dict[int, int], path: str) -> int:
-    """Nodes in the tree under ``node`` with every alias expanded; each node is visited once."""
-    key = id(node)
-    if key in sizes:
-        if sizes[key] < 0:
-            raise SuiteError("a YAML alias refers to itself", path=path, line=_line(node))
-        return sizes[key]
-    sizes[key] = -1
-    total = 1
-    if isinstance(node, yaml.MappingNode):
-        _reject_duplicate_keys(node, path)
-        for k, v in node.value:
-            total += _expanded_size(k, sizes, path) + _expanded_size(v, sizes, path)
-    elif isinstance(node, yaml.SequenceNode):
-        total += sum(_expanded_size(item, sizes, path) for item in node.value)
-    sizes[key] = total
-    if total > MAX_YAML_NODES:
-        raise SuiteError(
-            f"the YAML expands to more than {MAX_YAML_NODES:,} nodes (aliases repeated too often)",
-            path=path,
-            line=_line(node),
-            hint="write the repeated parts out, or use 'defaults:' for what cases share",
-        )
-    return total
-
-
-def _line(node: yaml.Node) -> int:
-    return int(node.start_mark.line) + 1
-
-
-def _reject_duplicate_keys(node: yaml.MappingNode, path: str) -> None:
-    seen: set[str] = set()
-    for key, _ in node.value:
-        name = str(key.value)
-        if name in seen:
-            raise SuiteError(
-                f"duplicate key {name!r} in one mapping",
-                path=path,
-                line=_line(key),
-                hint="each key may appear once; the second would silently replace the first",
-            )
-        seen.add(name)
 
 
 # -- JSON / JSONL ----------------------------------------------------------------------------

@@ -29,6 +29,9 @@ def add_note(title: str, body: str, sidenote: str = "") -> str:
     annotations=ToolAnnotations(readOnlyHint=True),
 )
 def list_notes() -> str:
+    if "calls_log" in definitions:  # a test counts the calls that reach the server
+        with open(definitions["calls_log"], "a", encoding="utf-8") as log:
+            log.write("list_notes\n")
     return definitions.get("list_notes_returns", "groceries, holiday plans")
 
 

@@ -4,7 +4,8 @@
 
 MODE: malformed (answers with broken JSON), hang (never answers tools/list), die (exits after
 initialize), huge (lists 5000 tools), markup (names and descriptions with HTML), flood (writes
-endless notifications instead of answering). The process writes its pid to PIDFILE first.
+endless notifications instead of answering), die-on-call (lists a tool, exits when it is
+called). The process writes its pid to PIDFILE first.
 """
 
 import json
@@ -28,6 +29,9 @@ def tools():
             {"name": f"tool_{i}", "description": "x" * 50, "inputSchema": {"type": "object"}}
             for i in range(5000)
         ]
+    if mode == "die-on-call":
+        schema = {"type": "object", "properties": {"word": {"type": "string"}}}
+        return [{"name": "lookup", "description": "Look a word up.", "inputSchema": schema}]
     return [
         {
             "name": "<img src=x onerror=alert(1)>",
@@ -52,6 +56,8 @@ for line in sys.stdin:
         if mode == "die":
             sys.exit(3)
         continue
+    if method == "tools/call" and mode == "die-on-call":
+        sys.exit(4)
     if mode == "malformed":
         sys.stdout.write('{"jsonrpc": "2.0", "id": ' + str(rid) + ', "result": {"tools": [\n')
         sys.stdout.flush()

@@ -1,0 +1,154 @@
+"""Agents whose tools come from MCP servers: offered from the real servers, called on them.
+
+For each case the runner connects to the case's ``mcp_servers`` (a fresh session per case, so a
+server's state never leaks between cases), lists their tools before every model call (a tool
+that changes after its first listing is seen changed, as a real client would see it), and sends
+each call the model makes to the server that owns the tool. The case's stub tools come first; a
+server's tool whose name is taken or is not a valid tool name is not offered. Every call and its
+result is stored at once: a resumed run reuses the stored result and never calls the server again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+
+from failproof.core import Case, McpServer, Response, ToolCall, ToolSpec, ToolUse
+from failproof.mcp import (
+    Connection,
+    ToolDef,
+    call_tool,
+    connect,
+    describe_error,
+    list_tools,
+    parse_server,
+)
+from failproof.runner._agent import Answer, play_agent, run_tool, schema_problem
+from failproof.store import Store
+
+__all__ = ["McpTools", "play_with_mcp"]
+
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_EMPTY = {"type": "object", "properties": {}}
+
+
+@dataclass
+class McpTools:
+    """The toolbox of one case: its stubs, then its servers' tools."""
+
+    links: list[tuple[McpServer, Connection]]
+    store: Store
+    run_id: str
+    key: tuple[str, str, int]
+    timeout_s: float
+    owners: dict[str, Connection] = field(default_factory=dict)
+    listed: dict[int, list[ToolDef]] = field(default_factory=dict)
+
+    async def offered(self, case: Case) -> list[ToolSpec]:
+        specs = list(case.tools)
+        taken = {t.name for t in specs}
+        self.owners = {}
+        for index, (ref, connection) in enumerate(self.links):
+            for tool in await self._listing(index, connection):
+                wanted = ref.tools is None or tool.name in ref.tools
+                if not wanted or tool.name in taken or not _TOOL_NAME.match(tool.name):
+                    continue
+                schema = tool.input_schema or _EMPTY
+                try:
+                    spec = ToolSpec(name=tool.name, description=tool.description, parameters=schema)
+                except ValueError:  # a schema failproof refuses ($ref outside it): not offered
+                    continue
+                specs.append(spec)
+                taken.add(tool.name)
+                self.owners[tool.name] = connection
+        return specs
+
+    async def _listing(self, index: int, connection: Connection) -> list[ToolDef]:
+        """The server's tools now; once a server has died, what it listed last (its calls then
+        fail, each a tool_error the model is told of)."""
+        try:
+            self.listed[index] = await list_tools(connection)
+        except Exception:  # the server is gone: its last listing stands
+            if index not in self.listed:
+                raise
+        return self.listed[index]
+
+    async def run(self, case: Case, step: int, call: ToolCall) -> ToolUse:
+        connection = self.owners.get(call.name)
+        if connection is None:
+            return run_tool(case, step, call)
+        key = self._call_key(step, call)
+        stored = self.store.mcp_call(self.run_id, key)
+        if stored is not None:
+            return ToolUse.model_validate_json(stored)
+        use = await self._call(connection, case, step, call)
+        self.store.add_mcp_call(self.run_id, key, use.model_dump_json())
+        return use
+
+    def _call_key(self, step: int, call: ToolCall) -> str:
+        parts = [*self.key, step, call.id, call.name, call.arguments]
+        return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
+
+    async def _call(self, connection: Connection, case: Case, step: int, call: ToolCall) -> ToolUse:
+        import anyio
+
+        server = connection.spec.label
+        arguments = call.parsed_arguments()
+        spec = next(t for t in case.tools if t.name == call.name)
+        problem = "the arguments are not a JSON object" if arguments is None else None
+        problem = problem or schema_problem(arguments or {}, spec.parameters)
+        if problem is not None:
+            return ToolUse(step=step, call=call, error=f"bad arguments: {problem}", server=server)
+        try:
+            with anyio.fail_after(self.timeout_s):
+                outcome = await call_tool(connection, call.name, arguments or {})
+        except Exception as exc:  # the server hung or died mid-case: the call failed
+            why = describe_error(exc, connection.log)
+            return ToolUse(
+                step=step, call=call, error=f"the MCP server failed: {why}", server=server
+            )
+        if outcome.tool_error:  # the tool said no: the model reads it, as from any tool
+            return ToolUse(step=step, call=call, result=f"error: {outcome.text}", server=server)
+        return ToolUse(
+            step=step, call=call, result=outcome.text, error=outcome.error, server=server
+        )
+
+
+@asynccontextmanager
+async def _toolbox(
+    case: Case, store: Store, run_id: str, key: tuple[str, str, int], timeout_s: float
+) -> AsyncIterator[McpTools]:
+    async with AsyncExitStack() as stack:
+        links: list[tuple[McpServer, Connection]] = []
+        for ref in case.mcp_servers:
+            spec = parse_server(ref.server, ref.headers)
+            links.append((ref, await stack.enter_async_context(connect(spec, timeout_s=timeout_s))))
+        yield McpTools(links, store, run_id, key, timeout_s)
+
+
+async def play_with_mcp(
+    case: Case,
+    answer: Answer,
+    *,
+    store: Store,
+    run_id: str,
+    key: tuple[str, str, int],
+    timeout_s: float,
+) -> tuple[Case, Response]:
+    """Play an agent case whose tools come (also) from MCP servers; a server that cannot be
+    reached makes the case an error, never a pass."""
+    played: tuple[Case, Response] | None = None
+    try:
+        async with _toolbox(case, store, run_id, key, timeout_s) as toolbox:
+            played = await play_agent(case, answer, toolbox)
+    except Exception as exc:  # a hostile or missing server: the case records why
+        if played is None:
+            return case, Response.failure(
+                f"an MCP server of the case failed: {describe_error(exc)}"
+            )
+    assert played is not None
+    return played
