@@ -78,7 +78,10 @@ def test_a_second_calibration_is_answered_from_the_cache(
     assert "4 answers from the cache" in capsys.readouterr().out
 
 
-def test_an_unreachable_judge_scores_0(labelled: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_judge_scores_0(
+    labelled: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAILPROOF_JUDGE__RETRIES", "0")
     args = ["calibrate", str(labelled), "--judge", "openai:j"]
     assert main([*args, "--judge-base-url", "http://127.0.0.1:9/v1"]) == 0
     row = judge_row(capsys.readouterr().out)

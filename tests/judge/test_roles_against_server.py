@@ -25,6 +25,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("FAILPROOF_JUDGE__TIMEOUT_S", "0.5")
     monkeypatch.setenv("FAILPROOF_JUDGE__ATTEMPTS", "2")
+    monkeypatch.setenv("FAILPROOF_JUDGE__RETRIES", "0")
     cases = [
         {"id": "rebuttal", "input": REBUTTAL[0], "expect": {"refusal": "required"}},
         {"id": "decline", "input": DECLINE[0], "expect": {"refusal": "required"}},

@@ -246,6 +246,16 @@ class JudgeSettings(_Section):
         default=3, ge=1, le=10, description="Calls per verdict while the answer is not valid."
     )
     timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
+    retries: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Retries of a judge call that failed for a passing reason (429, 5xx, a "
+        "timeout, a dropped connection), with the runner's backoff and Retry-After.",
+    )
+    rpm: float | None = Field(
+        default=None, gt=0, description="At most this many judge calls a minute (none: no limit)."
+    )
     concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
     max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
     role: Literal["advise", "hybrid", "decide"] = Field(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import random
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NamedTuple
 
@@ -25,8 +26,9 @@ from failproof.judge._replay import is_replay, load_replay
 from failproof.judge._rubric import Rubric
 from failproof.judge._target import constrained, judge_target, schema_format
 from failproof.judge._verdicts import Verdict, parse_verdict
+from failproof.runner import AdaptiveGate, Caller, RateLimiter, RetryPolicy
 from failproof.store import Store
-from failproof.targets import CallError, Target
+from failproof.targets import Target
 
 __all__ = ["Check", "Judge", "JudgeAnswer", "JudgeAttempt", "judge_cache_key"]
 
@@ -98,6 +100,19 @@ class Judge:
         }
         self._targets: dict[str, Target] = {}
         self._gate = asyncio.Semaphore(settings.concurrency)
+        self._pacing = AdaptiveGate(settings.concurrency)
+        self._rpm = RateLimiter(settings.rpm) if settings.rpm else None
+        self._callers: dict[int, Caller] = {}
+
+    def _caller(self, target: Target) -> Caller:
+        """The runner's caller for ``target``: its retries with backoff and Retry-After, its
+        429-adaptive concurrency gate, and the judge's request rate limit."""
+        found = self._callers.get(id(target))
+        if found is None:
+            policy = RetryPolicy(retries=self.settings.retries, rng=random.Random(0))
+            found = Caller(target, self.settings.timeout_s, policy, self._pacing, rpm=self._rpm)
+            self._callers[id(target)] = found
+        return found
 
     def _target_for(self, rubric: Rubric, model: type[Verdict]) -> Target:
         if self.target is None:
@@ -178,15 +193,7 @@ class Judge:
         self, target: Target, case: Case
     ) -> tuple[str, str | None, dict[str, int | None]]:
         """The judge's raw answer (or ``""`` and why the call failed), and the tokens used."""
-        try:
-            async with asyncio.timeout(self.settings.timeout_s):
-                response = await target.generate(case)
-        except CallError as exc:
-            return "", f"the judge call failed: {exc.message}", {}
-        except TimeoutError:
-            return "", f"the judge gave no answer within {self.settings.timeout_s:g} s", {}
-        except Exception as exc:  # a broken judge target must not lose the run
-            return "", f"the judge target raised {type(exc).__name__}: {exc}", {}
+        response = await self._caller(target).call(case)
         used = {
             "prompt_tokens": response.prompt_tokens,
             "completion_tokens": response.completion_tokens,
