@@ -19,7 +19,17 @@ import failproof
 import failproof.store
 
 #: Third-party libraries that only the work itself needs: never loaded by an import or a help.
-HEAVY = ("aiohttp", "jinja2", "jsonschema", "numpy", "pydantic", "re2", "sklearn", "yaml")
+HEAVY = (
+    "aiohttp",
+    "jinja2",
+    "jsonschema",
+    "litellm",
+    "numpy",
+    "pydantic",
+    "re2",
+    "sklearn",
+    "yaml",
+)
 #: typer converts a command's parameters through pydantic, so a command's own help loads it.
 HEAVY_FOR_A_COMMAND = tuple(name for name in HEAVY if name != "pydantic")
 #: The failproof modules a help may load: the command line and what it needs to fail cleanly.

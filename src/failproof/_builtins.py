@@ -35,6 +35,7 @@ import failproof.scoring._classifier
 import failproof.scoring._probe
 import failproof.targets._exec
 import failproof.targets._http
+import failproof.targets._litellm
 import failproof.targets._local
 import failproof.targets._mock
 import failproof.targets._openai

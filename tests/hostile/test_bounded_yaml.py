@@ -49,9 +49,10 @@ def test_no_module_reads_yaml_but_the_bounded_loader() -> None:
 def test_an_alias_bomb_is_refused(loader: str, levels: int) -> None:
     text = bomb(levels)
     assert len(text) < 600
-    with pytest.raises(UnreadableInput, match="alias") as caught:
+    with pytest.raises(UnreadableInput, match="alias bomb") as caught:
         load_yaml(text, source="bomb.yaml")
     assert caught.value.source == "bomb.yaml"
+    assert caught.value.line is not None and caught.value.line <= levels
 
 
 def test_an_alias_bomb_in_a_promptfoo_config_names_the_file_and_line(tmp_path: Path) -> None:

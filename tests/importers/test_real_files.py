@@ -525,3 +525,12 @@ def test_a_chat_prompt_with_a_tool_turn_is_skipped_and_counted(tmp_path: Path) -
         _config(tmp_path, "prompts: [file://chat.json]\ntests: [{vars: {q: a}}]\n")
     )
     assert result.summary.skipped == {"chat prompt with a tool or function turn: not read": 1}
+
+
+def test_bare_file_names_of_older_configs_are_read_as_files(tmp_path: Path) -> None:
+    (tmp_path / "prompts.txt").write_text("Q: {{q}}", encoding="utf-8")
+    (tmp_path / "tests.csv").write_text("q\nfrom the csv\n", encoding="utf-8")
+    path = _config(
+        tmp_path, "prompts: [prompts.txt, 'notes.txt is a prompt too']\ntests: tests.csv\n"
+    )
+    assert _inputs(path) == ["Q: from the csv", "notes.txt is a prompt too"]

@@ -16,7 +16,7 @@ import typer
 # isort: off
 from failproof.cli import _run, _attack, _demo, _score, _rescore, _report, _view  # noqa: F401
 from failproof.cli import _generate, _import  # noqa: F401
-from failproof.cli import _suites, _runs, _safe, _calibrate, _config, _compare, _init  # noqa: F401
+from failproof.cli import _suites, _runs, _safe, _calibrate, _config, _compare, _init, _ci  # noqa: F401
 from failproof.cli import _mcp, _datasets  # noqa: F401
 
 # isort: on

@@ -149,8 +149,11 @@ def run_side_by_side(
     quiet: bool,
     executor: str,
     workers: int | None,
+    folder: Path | None = None,
 ) -> int:
-    """Run each target's request in turn, then report them together; the worst exit code."""
+    """Run each target's request in turn, then report them together (``side-by-side.md`` and
+    ``.json`` in ``folder``, else ``side-by-side-<first run id>`` in the results folder); the
+    worst exit code."""
     from failproof.report import exit_code, side_by_side, side_by_side_markdown
 
     reports, codes = [], []
@@ -168,9 +171,11 @@ def run_side_by_side(
         reports.append(outcome.report)
         codes.append(int(exit_code(outcome.report, settings.run.fail_under)))
     table = side_by_side(labels, reports, codes)
-    folder = Path(settings.report.output_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / f"side-by-side-{reports[0].run.id}"
+    if folder is None:
+        stem = Path(settings.report.output_dir) / f"side-by-side-{reports[0].run.id}"
+    else:
+        stem = folder / "side-by-side"
+    stem.parent.mkdir(parents=True, exist_ok=True)
     text = side_by_side_markdown(table)
     stem.with_suffix(".md").write_text(text, encoding="utf-8")
     stem.with_suffix(".json").write_text(table.model_dump_json(indent=2), encoding="utf-8")
@@ -239,7 +244,7 @@ def run(
         typer.Option(
             "--target",
             "-t",
-            help="openai:MODEL, http:URL, python:mod:fn, exec:CMD, "
+            help="openai:MODEL, litellm:PROVIDER/MODEL, http:URL, python:mod:fn, exec:CMD, "
             "local[:FILE.gguf], replay:FILE, mock.",
         ),
     ] = None,
@@ -417,7 +422,10 @@ def run(
                 for p in aimed
             ]
             labels = [p.label or p.spec for p in aimed]
-            code = run_side_by_side(labels, several, settings, config, quiet, executor, workers)
+            folder = output if output and len(_chosen(format, settings)) != 1 else None
+            code = run_side_by_side(
+                labels, several, settings, config, quiet, executor, workers, folder
+            )
             raise typer.Exit(code)
         request = _request(chosen, aimed[0].spec, settings.run.repeat, aimed[0].options)
         request = replace(request, selection=selection)

@@ -288,6 +288,7 @@ class _TreeCheck:
         self.size: dict[int, int] = {}
         self.height: dict[int, int] = {}
         self.written = 0
+        self.repeated = 0
 
     def run(self, root: yaml.Node) -> None:
         if not isinstance(root, _COLLECTIONS):
@@ -306,18 +307,27 @@ class _TreeCheck:
                     source=self.source,
                     line=_line(node),
                 )
-            elif key not in self.size:
+            elif key in self.size:  # an alias of a collection already walked
+                self.repeated += self.size[key]
+                if self.repeated > self.limits.max_alias_expansion:
+                    raise self._bomb(self.repeated, _line(node))
+            else:
                 open_nodes.add(key)
                 stack.append((node, True))
                 stack.extend((c, False) for c in _children(node) if isinstance(c, _COLLECTIONS))
         expanded = self.size[id(root)]
         if expanded - self.written > self.limits.max_alias_expansion:
-            raise UnreadableInput(
-                f"YAML aliases expand to {expanded:,} nodes from {self.written:,} written (more "
-                f"than {self.limits.max_alias_expansion:,} repeated); refusing an alias bomb",
-                source=self.source,
-                hint="write the repeated parts out instead of repeating aliases",
-            )
+            raise self._bomb(expanded - self.written, None)
+
+    def _bomb(self, repeated: int, line: int | None) -> UnreadableInput:
+        where = f"the anchor on line {line}" if line else "anchors"
+        return UnreadableInput(
+            f"YAML aliases of {where} repeat more than {self.limits.max_alias_expansion:,} nodes "
+            f"({repeated:,} so far); refusing an alias bomb",
+            source=self.source,
+            line=line,
+            hint="write the repeated parts out instead of repeating aliases",
+        )
 
     def _finish(self, node: yaml.Node) -> None:
         size, height = 1, 1

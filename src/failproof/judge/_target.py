@@ -65,9 +65,13 @@ def judge_target(settings: JudgeSettings, response_format: dict[str, Any] | None
             concurrency=settings.concurrency,
             timeout_s=settings.timeout_s,
         )
-    options = {
+    options: dict[str, Any] = {
         "params": _params(settings, response_format),
         "concurrency": settings.concurrency,
         "timeout_s": settings.timeout_s,
     }
+    if settings.base_url:  # litellm:'s api_base, an http: app's URL, ...
+        options["base_url"] = settings.base_url
+    if settings.api_key_env:
+        options["api_key_env"] = settings.api_key_env
     return create_target(settings.spec, options)

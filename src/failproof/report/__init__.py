@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     from failproof.report._compare import (
         CaseChange,
         Comparison,
+        Point,
         RunSide,
         Shift,
         SuiteShift,
@@ -56,6 +57,7 @@ __all__ = [
     "JsonRenderer",
     "Kind",
     "MarkdownRenderer",
+    "Point",
     "Renderer",
     "Report",
     "RunSide",
@@ -96,6 +98,7 @@ __getattr__, __dir__ = lazy_exports(
         "._compare": (
             "CaseChange",
             "Comparison",
+            "Point",
             "RunSide",
             "Shift",
             "SuiteShift",

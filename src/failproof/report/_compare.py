@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from failproof.core import CaseResult
 from failproof.report._case_verdict import Verdict, case_verdict
@@ -32,6 +32,7 @@ __all__ = [
     "COMPARE_SCHEMA_VERSION",
     "CaseChange",
     "Comparison",
+    "Point",
     "RunSide",
     "Shift",
     "SuiteShift",
@@ -54,6 +55,28 @@ class _Closed(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Point(_Closed):
+    """A number with its interval bounds when the report gives them."""
+
+    estimate: float
+    low: float | None = None
+    high: float | None = None
+
+    @classmethod
+    def of(cls, value: Value | Point | None) -> Point | None:
+        if value is None or isinstance(value, Point):
+            return value
+        return cls(estimate=value.estimate, low=value.low, high=value.high)
+
+    @property
+    def value(self) -> Value:
+        return Value(self.estimate, self.low, self.high)
+
+
+def _points(value: object) -> object:
+    return Point.of(value) if isinstance(value, Value) else value
+
+
 class RunSide(_Closed):
     """One of the two runs."""
 
@@ -70,8 +93,8 @@ class Shift(_Closed):
     label: str = Field(description="The metric's name for people.")
     kind: Kind = Field(default="pct", description="How the number is shown.")
     lower_is_better: bool = False
-    a: Value | None = Field(default=None, description="Run A's value, with its own interval.")
-    b: Value | None = Field(default=None, description="Run B's value, with its own interval.")
+    a: Point | None = Field(default=None, description="Run A's value, with its own interval.")
+    b: Point | None = Field(default=None, description="Run B's value, with its own interval.")
     change: float | None = Field(default=None, description="b - a (paired when tested).")
     low: float | None = Field(default=None, description="Lower bound of the change (95%).")
     high: float | None = Field(default=None, description="Upper bound of the change (95%).")
@@ -101,8 +124,10 @@ class Shift(_Closed):
             return "same"
         return "better" if (self.change < 0) == self.lower_is_better else "worse"
 
-    def show(self, side: Value | None) -> str:
-        return format_value(side, self.kind)
+    _a = field_validator("a", "b", mode="before")(_points)
+
+    def show(self, side: Point | None) -> str:
+        return format_value(side.value if side is not None else None, self.kind)
 
 
 class SuiteShift(_Closed):

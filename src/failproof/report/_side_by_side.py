@@ -11,7 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.report._format import Value, format_value, value_of
+from failproof.report._compare import Point
+from failproof.report._format import format_value, value_of
 from failproof.report._markdown import md_code, md_text
 from failproof.report._model import Report
 from failproof.report._present import headline
@@ -31,8 +32,8 @@ class TargetColumn(_Closed):
     target: str = Field(description="The target's name as its run records it.")
     cases: int
     passed: int
-    pass_rate: Value | None = Field(default=None, description="Verdict pass rate, with interval.")
-    run_score: Value | None = Field(default=None, description="Overall run score.")
+    pass_rate: Point | None = Field(default=None, description="Verdict pass rate, with interval.")
+    run_score: Point | None = Field(default=None, description="Overall run score.")
     exit_code: int = Field(description="The run's exit code (0 pass, 1 fail, 2 review).")
 
 
@@ -40,7 +41,7 @@ class SuiteScores(_Closed):
     """A suite's score under each target, in the columns' order (None: not run there)."""
 
     suite: str
-    scores: list[Value | None]
+    scores: list[Point | None]
 
 
 class SideBySide(_Closed):
@@ -51,8 +52,13 @@ class SideBySide(_Closed):
     suites: list[SuiteScores]
 
 
-def _stat(report: Report, key: str) -> Value | None:
-    return next((s.value for s in headline(report) if s.key == key), None)
+def _stat(report: Report, key: str) -> Point | None:
+    return Point.of(next((s.value for s in headline(report) if s.key == key), None))
+
+
+def _suite_score(report: Report, name: str) -> Point | None:
+    row = report.suites.get(name)
+    return Point.of(value_of(row.score)) if row is not None else None
 
 
 def side_by_side(
@@ -76,11 +82,15 @@ def side_by_side(
     suites = [
         SuiteScores(
             suite=name,
-            scores=[value_of(r.suites[name].score) if name in r.suites else None for r in reports],
+            scores=[_suite_score(r, name) for r in reports],
         )
         for name in names
     ]
     return SideBySide(targets=columns, suites=suites)
+
+
+def _pct(point: Point | None) -> str:
+    return format_value(point.value if point is not None else None, "pct")
 
 
 _VERDICT = {0: "✅ pass", 1: "❌ fail", 2: "⚠️ review"}
@@ -95,9 +105,9 @@ def side_by_side_markdown(table: SideBySide) -> str:
         ("Run", [md_code(c.run_id) for c in table.targets]),
         ("Verdict", [_VERDICT.get(c.exit_code, "error") for c in table.targets]),
         ("Passed", [f"{c.passed:,} of {c.cases:,}" for c in table.targets]),
-        ("Pass rate", [format_value(c.pass_rate, "pct") for c in table.targets]),
-        ("Run score", [format_value(c.run_score, "pct") for c in table.targets]),
+        ("Pass rate", [_pct(c.pass_rate) for c in table.targets]),
+        ("Run score", [_pct(c.run_score) for c in table.targets]),
     ]
-    rows += [(md_code(s.suite), [format_value(v, "pct") for v in s.scores]) for s in table.suites]
+    rows += [(md_code(s.suite), [_pct(v) for v in s.scores]) for s in table.suites]
     body = ["| " + " | ".join([name, *cells]) + " |" for name, cells in rows]
     return "\n".join(["## failproof: side by side", "", head, rule, *body]) + "\n"

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     )
     from failproof.targets._exec import ExecTarget
     from failproof.targets._http import HttpTarget
+    from failproof.targets._litellm import LiteLLMTarget
     from failproof.targets._local import (
         WEIGHTS_INSTALL,
         LocalTarget,
@@ -40,6 +41,7 @@ __all__ = [
     "CallError",
     "ExecTarget",
     "HttpTarget",
+    "LiteLLMTarget",
     "LocalTarget",
     "MockTarget",
     "OpenAIConnection",
@@ -73,6 +75,7 @@ __getattr__, __dir__ = lazy_exports(
         ),
         "._exec": ("ExecTarget",),
         "._http": ("HttpTarget",),
+        "._litellm": ("LiteLLMTarget",),
         "._local": ("WEIGHTS_INSTALL", "LocalTarget", "default_model_path", "default_threads"),
         "._mock": ("MockTarget",),
         "._openai": ("OPENAI_URL", "OpenAIConnection", "OpenAITarget"),
