@@ -37,7 +37,7 @@ from failproof.cli._select import (
     selection_from,
 )
 from failproof.cli._target_options import target_options
-from failproof.errors import ConfigError
+from failproof.errors import ConfigError, ExecutorLost
 from failproof.guard import for_console
 
 if TYPE_CHECKING:
@@ -120,6 +120,9 @@ def execute(
         except RunInterrupted as stop:
             say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(130) from None
+        except ExecutorLost as lost:
+            say(f"failproof: error: {lost}; resume with: {_resume_hint(run_id, config)}")
+            raise typer.Exit(3) from None
         except RunAborted as abort:
             say(f"failproof: error: {abort}")
             report = build_report(store.get_run(run_id), store.stream(run_id), settings)

@@ -218,6 +218,16 @@ class ReportSettings(_Section):
         default="failproof-results", description="Parent folder of each run's reports."
     )
 
+    @field_validator("formats")
+    @classmethod
+    def _some_format(cls, value: list[str]) -> list[str]:
+        if not [f for f in value if f.strip()]:
+            raise ValueError(
+                "report.formats is empty, so the run would write no report and print no "
+                "summary: give at least one format (console, json, html, markdown, junit)"
+            )
+        return value
+
 
 class JudgeSettings(_Section):
     """The LLM judge: a second opinion on refusal, harm and SAFE AH (docs/judge.md).

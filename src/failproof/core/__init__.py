@@ -60,11 +60,19 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import ForbiddenCall, McpServer, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import (
+        MAX_TOOL_CALLS,
+        ForbiddenCall,
+        McpServer,
+        ToolCall,
+        ToolSpec,
+        ToolUse,
+    )
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOKENS",
+    "MAX_TOOL_CALLS",
     "MAX_TURNS",
     "PRIMARY_CLASSES",
     "Attack",
@@ -177,6 +185,13 @@ __getattr__, __dir__ = lazy_exports(
             "check_taxonomy_id",
             "taxonomy_catalogue",
         ),
-        "._tools": ("ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse"),
+        "._tools": (
+            "MAX_TOOL_CALLS",
+            "ForbiddenCall",
+            "McpServer",
+            "ToolCall",
+            "ToolSpec",
+            "ToolUse",
+        ),
     },
 )

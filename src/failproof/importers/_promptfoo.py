@@ -37,6 +37,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from failproof.errors import InputError
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import FileRefs
 from failproof.importers._promptfoo_assert import apply_assertion, scalar_text
@@ -60,6 +61,8 @@ _NOT_READ = {
     "scenarios": "scenarios (tests times configs) not read",
     "redteam": "promptfoo generates red-team tests when it runs: not read",
 }
+#: Most characters of prompts one imported suite may hold.
+MAX_SUITE_CHARS = 256 << 20
 #: Most cases one test's list-valued vars may expand to.
 MAX_VAR_EXPANSION = 1000
 
@@ -296,8 +299,16 @@ def import_promptfoo(
     prompts, tests = load_prompts(found, refs, summary), load_tests(found, refs, summary)
     taken: set[str] = set()
     cases = []
+    size = 0
     for t, test in enumerate(tests, start=1):
         for p, made in enumerate(_test_cases(prompts, test, default, refs, summary), start=1):
+            size += sum(len(str(c["input"])) + len(c.get("system") or "") for c in made)
+            if size > MAX_SUITE_CHARS:
+                raise InputError(
+                    f"{test.where}: the suite would hold more than {MAX_SUITE_CHARS:,} "
+                    "characters of prompts",
+                    hint="import the tests in parts, or use fewer or smaller vars",
+                )
             for v, case in enumerate(made, start=1):
                 label = (
                     f"t{t:03d}"
