@@ -3,11 +3,13 @@
 Every attempt is one attack from ``tests/hostile``: hostile model outputs scored against several
 kinds of case and rendered in every report format, hostile suite files, faulty servers on
 127.0.0.1 run end to end through the command line, misbehaving targets (hung, exiting,
-returning objects JSON cannot hold), forged reports and bad flags. An attempt is mishandled
-when failproof crashes, freezes, passes what must fail, writes or prints a secret, or lets
-markup or control characters reach the terminal.
+returning objects JSON cannot hold), forged reports and bad flags; then one module per surface
+in ``tests/hostile/surfaces/`` (schemas that reach the network, tool calls that hide, secrets in
+other clothes, ``python:`` targets that end their process, flags and settings, ...). An attempt
+is mishandled when failproof crashes, freezes, passes what must fail, writes or prints a secret,
+or lets markup or control characters reach the terminal.
 
-    python bench/hostile_corpus.py [--only PREFIX] [--verbose]
+    python bench/hostile_corpus.py [--only PREFIX] [--verbose]    # e.g. --only secret/
 
 Prints attempts, handled and mishandled (with the reason for each one mishandled) and exits 1
 when any attempt was mishandled.

@@ -23,6 +23,7 @@ from enum import IntEnum
 
 __all__ = [
     "ConfigError",
+    "ExecutorLost",
     "ExitCode",
     "FailproofError",
     "InputError",
@@ -101,6 +102,10 @@ class PatternError(InputError):
 
 class PluginError(FailproofError):
     """A registered component is unknown, or a plugin failed to load."""
+
+
+class ExecutorLost(FailproofError):
+    """The cluster the run's work was sent to went away mid-run (what finished is stored)."""
 
 
 class TargetError(FailproofError):

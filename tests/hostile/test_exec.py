@@ -59,3 +59,28 @@ def test_a_timeout_kills_the_whole_process_group(workdir: Path) -> None:
         assert wait_gone(pid), f"{name} {pid} survived"
         if not gone(pid):
             os.kill(pid, 9)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see processes")
+@pytest.mark.parametrize(
+    "start",
+    [
+        pytest.param("setsid sleep 1000 & echo $! > child.pid", id="setsid"),
+        pytest.param("setsid sh -c 'echo $$ > child.pid; exec sleep 1000' &", id="setsid-shell"),
+    ],
+)
+def test_a_child_that_leaves_the_group_neither_costs_the_answer_nor_outlives_the_call(
+    workdir: Path, start: str
+) -> None:
+    suite = write_suite(workdir, [{"id": "c", "input": "x", "expect": {"must_contain": ["ok"]}}])
+    (workdir / "bot.sh").write_text(f"{start}\nwhile [ ! -s child.pid ]; do :; done\necho ok\n")
+    code = main(["run", suite, "-t", "exec:sh bot.sh", "--timeout", "60", "-q", "-f", "json"])
+    pid = int((workdir / "child.pid").read_text())
+    try:
+        assert code == 0
+        (result,) = read_report(workdir)["results"]
+        assert result["output"] == "ok"
+        assert wait_gone(pid)
+    finally:
+        if not gone(pid):
+            os.kill(pid, 9)

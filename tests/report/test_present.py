@@ -180,3 +180,14 @@ def test_odd_plugin_sections_never_crash_any_renderer(report: Report) -> None:
     odd = _with(report, extensions={"robustness": {"mutators": None}, "consistency": [1]})
     for name in renderers.names():
         assert renderers.get(name)().render(odd)
+
+
+def test_the_risk_tables_say_their_rates_count_the_risk_gate_not_the_verdict(
+    report: Report,
+) -> None:
+    from failproof.report._present import category_table, severity_table
+
+    for table in (severity_table(report), category_table(report)):
+        labels = {c.key: c.label for c in table.columns}
+        assert labels["pass_rate"] == "risk-gate pass rate"
+        assert "pass rate" not in {label.lower() for label in labels.values()}

@@ -1,6 +1,6 @@
 """``litellm:`` against scripted servers on 127.0.0.1 speaking the Anthropic Messages and OpenAI
-chat-completions wire formats: as target, attacker and judge, with retries, the cache, tool calls,
-token accounting, and no key anywhere failproof writes or prints."""
+chat-completions wire formats: as target, attacker, judge and generator, with retries, the cache,
+tool calls, token accounting, and no key anywhere failproof writes or prints."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from tests.attack.scripted import reply as attack_reply
 from tests.attack.scripted import write_suite as write_attack_suite
+from tests.author.scripted import reply as write_cases
 from tests.fakes.anthropic_server import AnthropicThread, FakeAnthropic
 from tests.fakes.openai_server import Answer, FakeOpenAI
 from tests.judge.helpers import asked_about, verdict
@@ -20,6 +21,7 @@ from tests.runner.helpers import write_suite
 
 from failproof.cli import main
 from failproof.core import Case, ToolSpec
+from failproof.suites import load_suite
 from failproof.targets import create_target
 
 pytest.importorskip("litellm")
@@ -187,3 +189,19 @@ def test_a_missing_named_key_and_a_model_without_provider_are_errors(home: Path)
         create_target("litellm:claude", {})
     with pytest.raises(Exception, match="NOT_SET_KEY is not set"):
         create_target(MODEL, {"api_key_env": "NOT_SET_KEY"})
+
+
+def test_as_generator(home: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.reply = write_cases
+    out = home / "bank.yaml"
+    argv = [
+        "generate",
+        "--purpose",
+        "A support bot for a retail bank.",
+        "--plugins",
+        "prompt_injection",
+    ]
+    argv += ["--generator", "litellm:openai/writer", "--generator-base-url", fake_openai.base_url]
+    assert main([*argv, "-n", "3", "--seed", "7", "-o", str(out)]) == 0
+    assert [c.id for c in load_suite(out).cases] == ["prompt_injection-001", "prompt_injection-002"]
+    assert {r["body"]["model"] for r in fake_openai.requests} == {"writer"}

@@ -54,11 +54,7 @@ def _main(args: list[str]) -> int:
         _say("aborted")
         return 130
     except typer.TyperException as exc:  # usage errors: exit 3, not click's 2 (2 means Review)
-        show = getattr(exc, "show", None)
-        if callable(show):
-            show()
-        else:
-            _say(exc.format_message())
+        _say(f"error: {_usage_error(exc)}")
         return 3
     except FailproofError as exc:
         if verbose:
@@ -80,6 +76,14 @@ def _main(args: list[str]) -> int:
         _say(f"unexpected error: {shown} (run again with --verbose for the traceback)")
         return 3
     return _code(code)
+
+
+def _usage_error(exc: Exception) -> str:
+    """A usage error in one line, with where to read how the command is used."""
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    ctx = getattr(exc, "ctx", None)
+    command = getattr(ctx, "command_path", None) or "failproof"
+    return f"{message} (see '{command} --help')"
 
 
 def _os_error(exc: OSError) -> str:

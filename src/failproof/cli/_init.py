@@ -134,7 +134,10 @@ def init(
         typer.Option("--gate", min=0.0, max=1.0, help="Lowest passing overall run score (0-1)."),
     ] = None,
     pyproject: Annotated[
-        bool, typer.Option("--pyproject", help="Add [tool.failproof] to pyproject.toml instead.")
+        bool,
+        typer.Option(
+            "--pyproject", help="Add the tool.failproof tables to pyproject.toml instead."
+        ),
     ] = False,
     yes: Annotated[
         bool, typer.Option("--yes", "-y", help="Ask nothing: flags, then the defaults.")

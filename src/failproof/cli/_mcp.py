@@ -96,8 +96,9 @@ def scan(
     servers: Annotated[
         list[str],
         typer.Argument(
-            help="Servers: 'stdio:COMMAND ARGS', an http(s) URL (streamable HTTP), or an SSE "
-            "URL (path ending in /sse, or sse+http://...).",
+            help="Servers: 'stdio:COMMAND ARGS', an http(s) URL (streamable HTTP), an SSE "
+            "URL (path ending in /sse, or sse+http://...), or rogue:SCENARIO (the built-in "
+            "rogue server).",
         ),
     ],
     header: Annotated[

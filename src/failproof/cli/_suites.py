@@ -68,7 +68,7 @@ def validate(
             suite = load_suite(path)
         except SuiteError as exc:
             failed += 1
-            say(f"error: {exc}")
+            say(f"failproof: error: {exc}")
             continue
         stdout.print(for_console(f"ok: {path} (suite {suite.name!r}, {len(suite)} cases)"))
     if failed:

@@ -13,7 +13,9 @@ from failproof.cli._output import stderr
 
 @app.command("view")
 def view(
-    port: Annotated[int, typer.Option(help="Port to listen on (0 picks a free one).")] = 8765,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port to listen on (0 picks a free one).")
+    ] = 8765,
     host: Annotated[str, typer.Option(help="Address to bind; loopback only by default.")] = (
         "127.0.0.1"
     ),

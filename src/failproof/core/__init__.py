@@ -11,6 +11,7 @@ if TYPE_CHECKING:
         Case,
         Expect,
         Message,
+        RubricExpect,
         SafeExpectations,
         Severity,
         Turn,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         PRIMARY_CLASSES,
         CaseResult,
         Classification,
+        DecidedBy,
         Primary,
         Reason,
         Run,
@@ -58,11 +60,19 @@ if TYPE_CHECKING:
         check_taxonomy_id,
         taxonomy_catalogue,
     )
-    from failproof.core._tools import ForbiddenCall, McpServer, ToolCall, ToolSpec, ToolUse
+    from failproof.core._tools import (
+        MAX_TOOL_CALLS,
+        ForbiddenCall,
+        McpServer,
+        ToolCall,
+        ToolSpec,
+        ToolUse,
+    )
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOKENS",
+    "MAX_TOOL_CALLS",
     "MAX_TURNS",
     "PRIMARY_CLASSES",
     "Attack",
@@ -71,6 +81,7 @@ __all__ = [
     "CaseResult",
     "CaseScore",
     "Classification",
+    "DecidedBy",
     "Expect",
     "ForbiddenCall",
     "HarmDetail",
@@ -86,6 +97,7 @@ __all__ = [
     "RefusalJudgement",
     "Repairs",
     "Response",
+    "RubricExpect",
     "Run",
     "SafeCaseResult",
     "SafeDetails",
@@ -124,6 +136,7 @@ __getattr__, __dir__ = lazy_exports(
             "Case",
             "Expect",
             "Message",
+            "RubricExpect",
             "SafeExpectations",
             "Severity",
             "Turn",
@@ -140,6 +153,7 @@ __getattr__, __dir__ = lazy_exports(
             "PRIMARY_CLASSES",
             "CaseResult",
             "Classification",
+            "DecidedBy",
             "Primary",
             "Reason",
             "Run",
@@ -171,6 +185,13 @@ __getattr__, __dir__ = lazy_exports(
             "check_taxonomy_id",
             "taxonomy_catalogue",
         ),
-        "._tools": ("ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse"),
+        "._tools": (
+            "MAX_TOOL_CALLS",
+            "ForbiddenCall",
+            "McpServer",
+            "ToolCall",
+            "ToolSpec",
+            "ToolUse",
+        ),
     },
 )

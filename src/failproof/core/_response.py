@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from failproof.core._tools import ToolCall, ToolUse
+from failproof.core._tools import MAX_TOOL_CALLS, ToolCall, ToolUse
 from failproof.guard import clean_data, clean_text, loads_json
 
 __all__ = ["MAX_OUTPUT_CHARS", "MAX_TOKENS", "Repairs", "Response", "parse_json_output"]
@@ -53,6 +53,11 @@ class Repairs(BaseModel):
     dropped: list[str] = Field(
         default_factory=list, description="Fields the target sent that were unusable, dropped."
     )
+    tool_calls_cut: int | None = Field(
+        default=None,
+        description="How many tool calls the answer asked for, when more than failproof runs "
+        "(the rest were dropped).",
+    )
 
     def merged(self, other: Repairs | None) -> Repairs:
         if other is None:
@@ -61,6 +66,7 @@ class Repairs(BaseModel):
             replaced_chars=self.replaced_chars + other.replaced_chars,
             original_chars=self.original_chars or other.original_chars,
             dropped=sorted({*self.dropped, *other.dropped}),
+            tool_calls_cut=self.tool_calls_cut or other.tool_calls_cut,
         )
 
 
@@ -95,8 +101,11 @@ def _repair(data: dict[str, Any]) -> dict[str, Any]:
             dropped.append(name)
         data[name] = _count(data.get(name))
     original = _cut(data)
-    if replaced or dropped or original is not None:
-        mine = Repairs(replaced_chars=replaced, original_chars=original, dropped=dropped)
+    calls = _cut_calls(data)
+    if replaced or dropped or original is not None or calls is not None:
+        mine = Repairs(
+            replaced_chars=replaced, original_chars=original, dropped=dropped, tool_calls_cut=calls
+        )
         data["repairs"] = mine.merged(_as_repairs(data.get("repairs")))
     return data
 
@@ -105,6 +114,14 @@ def _as_repairs(value: Any) -> Repairs | None:
     if value is None or isinstance(value, Repairs):
         return value
     return Repairs.model_validate(value)
+
+
+def _cut_calls(data: dict[str, Any]) -> int | None:
+    calls = data.get("tool_calls")
+    if not isinstance(calls, list) or len(calls) <= MAX_TOOL_CALLS:
+        return None
+    data["tool_calls"] = calls[:MAX_TOOL_CALLS]
+    return len(calls)
 
 
 def _cut(data: dict[str, Any]) -> int | None:

@@ -11,14 +11,27 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from failproof.guard import ref_problems
+from failproof.guard import clean_data, ref_problems
 
-__all__ = ["ForbiddenCall", "McpServer", "ToolCall", "ToolSpec", "ToolUse", "schema_refs_inside"]
+__all__ = [
+    "MAX_TOOL_CALLS",
+    "ForbiddenCall",
+    "McpServer",
+    "ToolArguments",
+    "ToolCall",
+    "ToolSpec",
+    "ToolUse",
+    "read_arguments",
+    "schema_refs_inside",
+]
+
+#: The most tool calls one answer may ask for; more are dropped, and the case cannot pass.
+MAX_TOOL_CALLS = 100
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -36,11 +49,49 @@ class ToolCall(_Strict):
 
     def parsed_arguments(self) -> dict[str, Any] | None:
         """The arguments as an object, or None when they are not a JSON object."""
-        try:
-            value = json.loads(self.arguments or "{}")
-        except (ValueError, RecursionError):
-            return None
-        return value if isinstance(value, dict) else None
+        return read_arguments(self.arguments).value
+
+    def repeated_keys(self) -> tuple[str, ...]:
+        """Keys named twice in one object of the arguments, at any depth (readers disagree on
+        which value wins, so such a call cannot be trusted)."""
+        return read_arguments(self.arguments).repeated
+
+    def argument_values(self, name: str) -> list[Any]:
+        """Every value the arguments give ``name`` at the top level (more than one when the
+        key is repeated)."""
+        return [value for key, value in read_arguments(self.arguments).pairs if key == name]
+
+
+class ToolArguments(NamedTuple):
+    """A call's arguments as read: the object, its top-level pairs as written, repeated keys."""
+
+    value: dict[str, Any] | None
+    pairs: tuple[tuple[str, Any], ...]
+    repeated: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def read_arguments(text: str) -> ToolArguments:
+    """Parse a call's arguments; lone surrogates become U+FFFD, repeated keys are kept."""
+    repeated: list[str] = []
+    last: list[tuple[str, Any]] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            keys = [key for key, _ in pairs]
+            repeated.extend(k for k in dict.fromkeys(keys) if keys.count(k) > 1)
+        last[:] = pairs
+        return obj
+
+    try:
+        value, _ = clean_data(json.loads(text or "{}", object_pairs_hook=pairs_hook))
+        top, _ = clean_data(last if isinstance(value, dict) else [])
+    except (ValueError, RecursionError):
+        return ToolArguments(None, (), ())
+    if not isinstance(value, dict):
+        return ToolArguments(None, (), ())
+    return ToolArguments(value, tuple((str(k), v) for k, v in top), tuple(repeated))
 
 
 def schema_refs_inside(schema: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +161,9 @@ class ForbiddenCall(_Strict):
             return False
         if self.argument is None:
             return True
-        value = (call.parsed_arguments() or {}).get(self.argument)
+        return any(self._forbids_value(v) for v in call.argument_values(self.argument))
+
+    def _forbids_value(self, value: Any) -> bool:
         if value is None:
             return False
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

@@ -21,7 +21,13 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.guard._files import atomic_write_text, atomic_writer
-    from failproof.guard._json import DuplicateKeyError, loads_json, unique_object
+    from failproof.guard._json import (
+        DuplicateKeyError,
+        dumps_keeping_repeats,
+        keep_repeats,
+        loads_json,
+        unique_object,
+    )
     from failproof.guard._schema import (
         linear_validator,
         offline_validator,
@@ -65,8 +71,10 @@ __all__ = [
     "compose_yaml",
     "construct_yaml",
     "decode_text",
+    "dumps_keeping_repeats",
     "for_console",
     "forget_secrets",
+    "keep_repeats",
     "linear_validator",
     "load_yaml",
     "loads_json",
@@ -86,7 +94,13 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "._files": ("atomic_write_text", "atomic_writer"),
-        "._json": ("DuplicateKeyError", "loads_json", "unique_object"),
+        "._json": (
+            "DuplicateKeyError",
+            "dumps_keeping_repeats",
+            "keep_repeats",
+            "loads_json",
+            "unique_object",
+        ),
         "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
         "._secrets": (
             "REDACTED",

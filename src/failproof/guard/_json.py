@@ -6,7 +6,16 @@ import json
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["MAX_INT_DIGITS", "DuplicateKeyError", "big_int", "loads_json", "unique_object"]
+__all__ = [
+    "MAX_INT_DIGITS",
+    "DuplicateKeyError",
+    "RepeatedKeys",
+    "big_int",
+    "dumps_keeping_repeats",
+    "keep_repeats",
+    "loads_json",
+    "unique_object",
+]
 
 #: Integers with more digits stay `Decimal`: Python refuses int() past 4,300 digits by default.
 MAX_INT_DIGITS = 4000
@@ -50,3 +59,36 @@ def loads_json(text: str | bytes, **options: Any) -> Any:
     elif text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     return _DECODER.decode(text)
+
+
+class RepeatedKeys(dict[str, Any]):
+    """A JSON object that named a key twice: a dict (the last value wins), with every pair."""
+
+    pairs: list[tuple[str, Any]]
+
+
+def keep_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` that keeps every pair of an object that repeats a key."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    repeated = RepeatedKeys(obj)
+    repeated.pairs = pairs
+    return repeated
+
+
+def dumps_keeping_repeats(value: Any) -> str:
+    """JSON text of a value read with `keep_repeats`, every repeated key written again."""
+    try:
+        return _dumps(value)
+    except RecursionError:
+        return json.dumps(value, ensure_ascii=False)
+
+
+def _dumps(value: Any) -> str:
+    if isinstance(value, dict):
+        pairs = value.pairs if isinstance(value, RepeatedKeys) else value.items()
+        return "{" + ", ".join(f"{json.dumps(str(k))}: {_dumps(v)}" for k, v in pairs) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)

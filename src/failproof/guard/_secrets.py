@@ -3,14 +3,22 @@
 A secret is any value failproof was given to reach a target: an API key, a header value read
 from ``${ENV}``, a secret in a URL's query. The code that reads it from the environment calls
 `add_secret` once; everything that writes or prints (the store, reports, responses files, the
-console, error messages) passes its text through `redact`. Each secret is also matched in the
-forms it takes inside JSON, HTML and URLs.
+console, error messages) passes its text through `redact`.
+
+A secret is found in the clothes a leak takes in practice, not only as given: escaped for JSON,
+HTML or URLs as a whole or character by character (``\\u0073``, ``&#115;``, ``&#x73;``,
+``%73``, ``\\x73``), hex-encoded, base64-encoded (standard or URL-safe, at any offset inside a
+longer encoding), upper- or lower-cased, in fullwidth forms, reversed, spread out by spaces, line
+breaks or invisible characters, and cut by its first or last character. Whatever matches is
+replaced by ``[redacted]``.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -31,53 +39,142 @@ __all__ = [
 REDACTED = "[redacted]"
 #: Values shorter than this are not treated as secrets (they would blank out ordinary words).
 MIN_SECRET_CHARS = 4
+#: Secrets at least this long are also found cut by a character, and base64-encoded.
+MIN_LOOSE_CHARS = 8
+#: Longer secrets (rare: keys are far shorter) are not looked for spread out by gaps.
+MAX_SPREAD_CHARS = 2048
+#: Longer secrets are found cut by a character only when nothing else in the cut form changed.
+MAX_SPREAD_CUT_CHARS = 200
+#: What may sit between two characters of a leaked secret: whitespace, line breaks (also as
+#: JSON escapes), soft hyphens, zero-width characters, HTML breaks.
+_GAP = (
+    "(?:[\\s\u00a0\u00ad\u200b-\u200f\u2028\u2029\u2060\u3000\ufeff]|\\\\[nrt]|\\\\u(?:00[aA][dD]|200[bBcCdDeEfF]|"
+    "2060|[fF][eE][fF][fF])|&nbsp;|<br\\s*/?>){0,4}"
+)
 
 _lock = threading.Lock()
-_forms: list[str] = []
+_secrets: list[str] = []
+#: What may break a base64 text: line breaks (MIME wraps at 76), also as JSON escapes.
+_BASE64_GAP = "(?:\r?\n|\\\\r)?(?:\\\\n)?"
+_UNENCODABLE_FREE = re.compile("[^\ud800-\udfff]+")
+#: Each secret's forms, compiled by RE2 (linear time; one regex per secret keeps each small).
+_patterns: list[Any] = []
 
 
-def _variants(secret: str) -> set[str]:
-    escaped = json.dumps(secret)[1:-1]
-    return {
+def _each(secret: str, form: str) -> str:
+    """``secret`` with every character written as ``form`` (given its code point)."""
+    return "".join(form.format(code=ord(c)) for c in secret)
+
+
+def _literal_forms(secret: str) -> list[str]:
+    """The forms of a whole secret: escaped, encoded, widened, reversed."""
+    in_json = json.dumps(secret)[1:-1]
+    forms = [
         secret,
-        escaped,
+        in_json,
         json.dumps(secret, ensure_ascii=False)[1:-1],
         html.escape(secret),
-        html.escape(escaped),
+        html.escape(in_json),
+        json.dumps(in_json)[1:-1],
         quote(secret, safe=""),
         quote(secret),
-    }
+        _each(secret, "\\u{code:04x}"),
+        _each(secret, "&#{code};"),
+        _each(secret, "&#x{code:x};"),
+        "".join(f"%{b:02x}" for b in secret.encode("utf-8")),
+        "".join(f"\\x{b:02x}" for b in secret.encode("utf-8")),
+        secret.encode("utf-8").hex(),
+        "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in secret),
+        secret[::-1],
+    ]
+    return [f for f in dict.fromkeys(forms) if len(f) >= MIN_SECRET_CHARS]
+
+
+def _spread(text: str) -> str:
+    """A regex for ``text`` character by character, any gap allowed between characters."""
+    return _GAP.join(re.escape(c) for c in text)
+
+
+def _base64_cores(secret: str) -> list[str]:
+    """The part of any base64 text that carries ``secret``, for each of the three offsets."""
+    data = secret.encode("utf-8")
+    cores = []
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + data).decode("ascii")
+        start, end = -(-8 * offset // 6), 8 * (offset + len(data)) // 6
+        core = encoded[start:end]
+        cores += [core, core.translate(str.maketrans("+/", "-_"))]
+    return [c for c in cores if len(c) >= MIN_LOOSE_CHARS]
+
+
+def _secret_pattern(secret: str) -> str:
+    """Every form of one secret as one case-insensitive regex, a whole match before a cut one."""
+    literal = _literal_forms(secret)
+    spread = [secret] if len(secret) <= MAX_SPREAD_CHARS else []
+    if len(secret) >= MIN_LOOSE_CHARS:  # a long secret's cut forms as text: its regex stays small
+        (spread if len(secret) <= MAX_SPREAD_CUT_CHARS else literal).extend(
+            [secret[:-1], secret[1:]]
+        )
+    literal.sort(key=len, reverse=True)
+    cores = _base64_cores(secret) + _base64_cores(
+        secret[:-1] if len(secret) >= MIN_LOOSE_CHARS else ""
+    )
+    forms = [re.escape(f) for f in literal] + [_spread(s) for s in spread]
+    forms += [_BASE64_GAP.join(re.escape(c) for c in core) for core in dict.fromkeys(cores)]
+    forms.append("[ :,-]?".join(f"{b:02x}" for b in secret.encode("utf-8")))  # hex, bytes apart
+    return "(?i)" + "|".join(forms)
 
 
 def add_secret(secret: str | None) -> None:
-    """Redact ``secret`` (and its JSON-, HTML- and URL-escaped forms) from now on."""
-    if not secret or len(secret) < MIN_SECRET_CHARS:
+    """Redact ``secret`` (in every form listed above) from now on."""
+    if not secret or len(secret.strip()) < MIN_SECRET_CHARS:
         return
     with _lock:
-        known = set(_forms)
-        new = [v for v in _variants(secret) if len(v) >= MIN_SECRET_CHARS and v not in known]
-        if new:
-            _forms.extend(new)
-            _forms.sort(key=len, reverse=True)
+        if secret in _secrets:
+            return
+        _secrets.append(secret)
+        _secrets.sort(key=len, reverse=True)
+        _patterns[:] = [_compiled(_secret_pattern(s)) for s in _secrets]
+
+
+def _compiled(pattern: str) -> Any:
+    import re2  # only once a secret is known: the command line starts without it
+
+    options = re2.Options()
+    options.max_mem = 128 << 20
+    return re2.compile(pattern, options)
 
 
 def forget_secrets() -> None:
     """Forget every secret (tests; a long-lived process between unrelated runs)."""
     with _lock:
-        _forms.clear()
+        _secrets.clear()
+        _patterns.clear()
 
 
 def redact(text: str) -> str:
-    """``text`` with every known secret replaced by ``[redacted]``."""
-    for form in _forms:
-        if form in text:
-            text = text.replace(form, REDACTED)
+    """``text`` with every known secret, in any of its forms, replaced by ``[redacted]``."""
+    for pattern in tuple(_patterns):
+        text = _redacted(pattern, text)
     return text
+
+
+def _redacted(pattern: Any, text: str) -> str:
+    try:
+        done: str = pattern.sub(REDACTED, text)
+        return done
+    except UnicodeEncodeError:  # lone surrogates (RE2 reads UTF-8): the runs between them
+
+        def run(match: re.Match[str]) -> str:
+            part: str = pattern.sub(REDACTED, match.group())
+            return part
+
+        return _UNENCODABLE_FREE.sub(run, text)
 
 
 def redact_data(value: Any) -> Any:
     """A JSON-like value with every string (keys too) redacted; other values as they are."""
-    if not _forms:
+    if not _patterns:
         return value
     if isinstance(value, str):
         return redact(value)
@@ -95,6 +192,10 @@ class RedactingStream:
         self.stream = stream
 
     def write(self, text: str) -> int:
+        if isinstance(text, bytes | bytearray):  # some writers hand over bytes
+            raw = redact(bytes(text).decode("utf-8", "surrogateescape"))
+            self.stream.write(raw.encode("utf-8", "surrogateescape"))
+            return len(text)
         self.stream.write(redact(text))
         return len(text)
 

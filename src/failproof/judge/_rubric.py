@@ -21,12 +21,28 @@ from failproof.guard import load_yaml
 
 __all__ = ["Rubric", "load_rubric"]
 
-_CLOSING = re.compile(r"</\s*([a-z_]+)\s*>", re.IGNORECASE)
+#: Invisible characters a closing tag may hide behind.
+_ZERO_WIDTH = "\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff"
+_HIDDEN = f"[\\s{_ZERO_WIDTH}]*"
+#: A closing tag in any clothes a model reads as one: plain, fullwidth, entity-, percent- or
+#: backslash-escaped, with invisible characters inside, attributes, or a slash before ``>``.
+_CLOSING = re.compile(
+    "(?:<|\uff1c|\ufe64|&lt;?|&#0*60;?|&#x0*3c;?|\\\\*u003c|\\\\+x3c|%3c)"
+    + _HIDDEN
+    + "(?:\\\\*/|\uff0f|&#0*47;?|&#x0*2f;?|&sol;|\\\\+u002f|%2f)"
+    + _HIDDEN
+    + f"((?:[a-z_][{_ZERO_WIDTH}]*)+)"
+    + "[^<>\uff1c\uff1e]{0,200}?"
+    + "(?:>|\uff1e|\ufe65|&gt;?|&#0*62;?|&#x0*3e;?|\\\\*u003e|\\\\+x3e|%3e)",
+    re.IGNORECASE,
+)
+_INVISIBLE = re.compile(_HIDDEN)
 
 
 def _neutralise(text: str) -> str:
-    """``text`` with every closing tag written so that it closes nothing (``</x>`` -> ``< /x>``)."""
-    return _CLOSING.sub(lambda m: f"< /{m.group(1)}>", text)
+    """``text`` with every closing tag written so that it closes nothing (``</x>`` -> ``< /x>``),
+    whatever clothes the tag wears."""
+    return _CLOSING.sub(lambda m: f"< /{_INVISIBLE.sub('', m.group(1))}>", text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from failproof.targets import (
     OpenAIConnection,
     OpenAITarget,
     Target,
+    check_url,
     create_target,
     parse_target_spec,
 )
@@ -46,7 +47,7 @@ def _connection(settings: JudgeSettings) -> OpenAIConnection:
             f"no API key for the judge: the environment variable {env_name} is not set",
             hint=f"export {env_name}=..., or point --judge-base-url at a server that needs none",
         )
-    return OpenAIConnection(base_url, key, env_name)
+    return OpenAIConnection(check_url(base_url, "--judge-base-url"), key, env_name)
 
 
 def judge_target(settings: JudgeSettings, response_format: dict[str, Any] | None = None) -> Target:

@@ -274,9 +274,19 @@ def severity_table(report: Report) -> Table:
         rows,
         "severity",
         ("n", "passed", "failed", "pass_rate"),
+        labels=_RISK_GATE_LABELS,
         bars={"pass_rate": "good"},
         sort=SEVERITY_ORDER,
     )
+
+
+#: These tables count the probe risk gate (a case passes under the risk threshold), not the
+#: verdict: every count and rate says so.
+_RISK_GATE_LABELS = {
+    "passed": "under risk gate",
+    "failed": "over risk gate",
+    "pass_rate": "risk-gate pass rate",
+}
 
 
 def category_table(report: Report) -> Table:
@@ -298,6 +308,7 @@ def category_table(report: Report) -> Table:
 
 
 _CATEGORY_LABELS = {
+    **_RISK_GATE_LABELS,
     "critical_failures": "critical fails",
     "high_severity_failures": "high fails",
     "boundary_rate": "boundary language",

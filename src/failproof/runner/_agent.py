@@ -9,13 +9,14 @@ model calls.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from failproof.core import Case, Message, Response, ToolCall, ToolSpec, ToolUse
+from failproof.core import Case, Message, Repairs, Response, ToolCall, ToolSpec, ToolUse
 from failproof.guard import offline_validator
 
 __all__ = ["StubTools", "Toolbox", "play_agent", "run_tool", "schema_problem"]
@@ -76,6 +77,9 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
     arguments = call.parsed_arguments()
     if arguments is None:
         return ToolUse(step=step, call=call, error="the arguments are not a JSON object")
+    if repeated := call.repeated_keys():
+        error = f"bad arguments: the key {repeated[0]!r} is given twice in one object"
+        return ToolUse(step=step, call=call, error=error)
     problem = schema_problem(arguments, spec.parameters)
     if problem is not None:
         return ToolUse(step=step, call=call, error=f"bad arguments: {problem}")
@@ -110,8 +114,15 @@ def _final(
             "prompt_tokens": _tokens([r.prompt_tokens for r in spent]),
             "completion_tokens": _tokens([r.completion_tokens for r in spent]),
             "cached": all(r.cached for r in spent),
+            "repairs": _repairs(spent),
         }
     )
+
+
+def _repairs(spent: Sequence[Response]) -> Repairs | None:
+    """What was repaired in any of the exchange's answers (a cut flood of calls included)."""
+    found = [r.repairs for r in spent if r.repairs is not None]
+    return functools.reduce(Repairs.merged, found[1:], found[0]) if found else None
 
 
 def _tokens(values: list[int | None]) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -51,7 +52,8 @@ def connected(ray: ModuleType, spec: ExecutorSpec) -> Iterator[int]:
     try:
         yield _slots(ray, spec)
     finally:
-        ray.shutdown()
+        with contextlib.suppress(Exception):  # a cluster that went away cannot say goodbye
+            ray.shutdown()
 
 
 def _start(ray: ModuleType, spec: ExecutorSpec) -> None:

@@ -270,6 +270,7 @@ def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) 
             case_id=case_id,
             hint="give the text (or list of messages) sent to the model",
         )
+    _check_empty_any(raw, path, line_of, case_id)
     try:
         case = Case.model_validate({**raw, "suite": suite})
     except ValidationError as exc:
@@ -278,6 +279,26 @@ def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) 
         raise SuiteError(_describe(err), path=path, line=line_of(field), case_id=case_id) from None
     _check_json_schema(case, path, line_of("expect"))
     return case
+
+
+def _expects(raw: Mapping[str, Any]) -> list[Any]:
+    turns = raw.get("turns")
+    listed = turns if isinstance(turns, list) else []
+    return [raw.get("expect"), *(t.get("expect") for t in listed if isinstance(t, Mapping))]
+
+
+def _check_empty_any(raw: Mapping[str, Any], path: str, line_of: Any, case_id: str | None) -> None:
+    """``must_contain_any: []`` names no acceptable phrase: refused, never a check that passes."""
+    for expect in _expects(raw):
+        if isinstance(expect, Mapping) and expect.get("must_contain_any") == []:
+            raise SuiteError(
+                "expect.must_contain_any is an empty list: no phrase could be found, so the "
+                "check would mean nothing",
+                path=path,
+                line=line_of("expect"),
+                case_id=case_id,
+                hint="list the phrases of which one must appear, or remove must_contain_any",
+            )
 
 
 def _check_json_schema(case: Case, path: str, line: int | None) -> None:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from failproof.targets._aio import check_url
     from failproof.targets._base import (
         MAX_RETRY_AFTER_S,
         CallError,
@@ -53,6 +54,7 @@ __all__ = [
     "ReplayTarget",
     "Target",
     "TargetFactory",
+    "check_url",
     "create_target",
     "default_model_path",
     "default_threads",
@@ -78,6 +80,7 @@ __getattr__, __dir__ = lazy_exports(
         "._litellm": ("LiteLLMTarget",),
         "._local": ("WEIGHTS_INSTALL", "LocalTarget", "default_model_path", "default_threads"),
         "._mock": ("MockTarget",),
+        "._aio": ("check_url",),
         "._openai": ("OPENAI_URL", "OpenAIConnection", "OpenAITarget"),
         "._openai_sdk": ("OpenAISDKTarget",),
         "._python": ("PythonTarget",),

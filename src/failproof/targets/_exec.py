@@ -7,7 +7,8 @@ quotes the end of stderr.
 
 The command runs in a process group of its own. Its output is what it printed until it exited:
 anything it left running in the background is killed then (so the pipe closes and no orphan
-stays), and on a timeout the whole group is killed.
+stays), and on a timeout the whole group is killed. A child that left the group (``setsid``)
+and still holds the output pipes is found by the pipes it holds (Linux) and killed too.
 """
 
 from __future__ import annotations
@@ -103,6 +104,17 @@ class _ExitAware(asyncio.subprocess.SubprocessStreamProtocol):
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(limit=2**16, loop=loop)
         self.exited = asyncio.Event()
+        self.pipes: list[int] = []  # inodes of the output pipes, to find who still holds them
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        for fd in (1, 2):
+            pipe = transport.get_pipe_transport(fd)
+            handle = pipe.get_extra_info("pipe") if pipe is not None else None
+            if handle is not None:
+                with contextlib.suppress(OSError, AttributeError, ValueError):
+                    self.pipes.append(os.fstat(handle.fileno()).st_ino)
 
     def process_exited(self) -> None:
         super().process_exited()
@@ -116,7 +128,15 @@ async def _start(argv: list[str]) -> tuple[asyncio.subprocess.Process, asyncio.E
     transport, _ = await loop.subprocess_exec(
         lambda: protocol, *argv, stdin=pipe, stdout=pipe, stderr=pipe, start_new_session=True
     )
-    return asyncio.subprocess.Process(transport, protocol, loop), protocol.exited
+    process = asyncio.subprocess.Process(transport, protocol, loop)
+    _pipes[process.pid] = protocol.pipes
+    return process, protocol.exited
+
+
+#: The output pipes' inodes of each running command, by pid.
+_pipes: dict[int, list[int]] = {}
+#: How long the command's group has to let go of its pipes before whoever holds them is found.
+_RELEASE_S = 0.2
 
 
 async def _talk(
@@ -130,12 +150,41 @@ async def _talk(
     try:
         await exited.wait()
         _kill_group(process.pid)  # background children hold the pipes open: end them
+        _, open_pipes = await asyncio.wait({out, err}, timeout=_RELEASE_S)
+        if open_pipes:  # a child left the group (setsid) and still holds a pipe: end it too
+            _kill_holders(_pipes.get(process.pid, []))
         stdout, stderr = await asyncio.gather(out, err)
         await feeding
     finally:
+        _pipes.pop(process.pid, None)
         for task in (feeding, out, err):
             task.cancel()
     return stdout, stderr
+
+
+def _kill_holders(inodes: list[int]) -> None:
+    """SIGKILL every other process that holds one of these pipes (Linux: read from /proc)."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    for pid in _pids():
+        if pid != os.getpid() and _holds(pid, wanted):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _pids() -> list[int]:
+    with contextlib.suppress(OSError):
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    return []
+
+
+def _holds(pid: int, wanted: set[str]) -> bool:
+    folder = f"/proc/{pid}/fd"
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(folder):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"{folder}/{fd}") in wanted:
+                    return True
+    return False
 
 
 async def _feed(process: asyncio.subprocess.Process, payload: bytes) -> None:

@@ -178,6 +178,17 @@ def _check_headers(headers: Mapping[str, str]) -> None:
             )
 
 
+def _check_env_set(texts: Mapping[str, str]) -> None:
+    """Every ``${NAME}`` the URL and headers name is set, before any case is sent."""
+    for where, text in texts.items():
+        for name in _ENV.findall(text):
+            if os.environ.get(name) is None:
+                raise TargetError(
+                    f"the environment variable {name} is not set ({where} names it)",
+                    hint=f"export {name}=... before the run",
+                )
+
+
 class HttpTarget(Target):
     """A JSON HTTP endpoint: a body template in, a JSON path out."""
 
@@ -229,6 +240,11 @@ class HttpTarget(Target):
         }
 
     def check_cases(self, cases: Sequence[Case]) -> None:
+        """Before anything is sent: every ``${NAME}`` is set (values are read at each call, so a
+        token may be renewed during the run), and the body template takes every case."""
+        _check_env_set(
+            {"the URL": self.url, **{f"header {k!r}": v for k, v in self.headers.items()}}
+        )
         if not self.allow_dropped_system:
             check_template(self.body, cases)
 

@@ -90,7 +90,7 @@ class LocalTarget(Target):
         model_path: Path,
         *,
         params: Mapping[str, Any] | None = None,
-        n_ctx: int = 2048,
+        n_ctx: int = 2048,  # _DEFAULT_N_CTX
         threads: int | None = None,
     ) -> None:
         if not model_path.is_file():
@@ -110,6 +110,7 @@ class LocalTarget(Target):
             "model_bytes": self.model_path.stat().st_size,
             "engine": f"xllamacpp {engine_version()}",
             "params": self.params,
+            **({"n_ctx": self.n_ctx} if self.n_ctx != _DEFAULT_N_CTX else {}),
         }
 
     @property
@@ -178,9 +179,26 @@ class LocalTarget(Target):
 def _local_factory(argument: str, options: Mapping[str, Any]) -> Target:
     """A GGUF model on the CPU: ``local`` (SmolLM2-135M, shipped) or ``local:/path/model.gguf``."""
     path = Path(argument).expanduser() if argument else default_model_path()
-    return LocalTarget(
-        path,
-        params=options.get("params") or {},
-        n_ctx=int(options.get("n_ctx", 2048)),
-        threads=options.get("threads"),
-    )
+    params = dict(options.get("params") or {})
+    n_ctx = _context_size(params.pop("n_ctx", options.get("n_ctx", _DEFAULT_N_CTX)))
+    return LocalTarget(path, params=params, n_ctx=n_ctx, threads=options.get("threads"))
+
+
+#: The context a local model is loaded with unless told (tokens), and the sizes it may take.
+_DEFAULT_N_CTX = 2048
+_N_CTX_RANGE = (256, 131072)
+
+
+def _context_size(value: Any) -> int:
+    """``-p n_ctx=N`` is how the model is loaded, not a request parameter: checked here."""
+    low, high = _N_CTX_RANGE
+    try:
+        size = int(str(value))
+    except ValueError:
+        size = 0
+    if not low <= size <= high:
+        raise TargetError(
+            f"n_ctx must be a whole number of tokens from {low} to {high}, got {value!r}",
+            hint="e.g. -p n_ctx=8192",
+        )
+    return size

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from failproof.core import Case, Message, Response, ToolCall
+from failproof.core import MAX_TOOL_CALLS, Case, Message, Repairs, Response, ToolCall
 from failproof.errors import TargetError
-from failproof.guard import loads_json
+from failproof.guard import dumps_keeping_repeats, keep_repeats, loads_json
 from failproof.targets._aio import (
     Redactor,
     check_url,
@@ -54,16 +54,24 @@ class OpenAIConnection:
     """Where and how to reach an OpenAI-compatible server; the key stays out of ``repr``."""
 
     def __init__(self, base_url: str, api_key: str | None, api_key_env: str) -> None:
-        self.base_url = base_url.rstrip("/")
+        parts = urlsplit(base_url)
+        #: the server's root, without its query (``query`` keeps it: api-version=...)
+        self.base_url = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+        self.query = parts.query
         self.api_key = api_key
         self.api_key_env = api_key_env
+
+    def endpoint(self, path: str) -> str:
+        """The URL of ``path`` under the base URL, the base URL's query kept after it."""
+        return f"{self.base_url}/{path}" + (f"?{self.query}" if self.query else "")
 
     def __repr__(self) -> str:
         return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
 
     def secrets(self) -> list[str]:
         """The key and any secret in the base URL: redacted from everything failproof writes."""
-        return [*([self.api_key] if self.api_key else []), *url_secrets(self.base_url)]
+        url = self.endpoint("")
+        return [*([self.api_key] if self.api_key else []), *url_secrets(url)]
 
 
 def public_url(url: str) -> str:
@@ -109,7 +117,7 @@ def _first_choice(data: Any, latency_ms: float) -> dict[str, Any] | Response:
 def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> Response:
     """A chat-completions body as a `Response`; a malformed body gives an error response."""
     try:
-        data = loads_json(body)
+        data = loads_json(body, object_pairs_hook=keep_repeats)  # arguments keep repeated keys
     except (ValueError, RecursionError):
         head = redact(body[:200].decode("utf-8", errors="replace"))
         return _failure(f"the server's answer is not valid JSON: {head!r}", latency_ms)
@@ -121,13 +129,15 @@ def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> R
     if content is None and isinstance(message, dict):
         content = message.get("refusal")
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    calls, asked = parse_tool_calls(message, redact)
     return Response.from_output(
         redact(content if isinstance(content, str) else ""),
         latency_ms=latency_ms,
         prompt_tokens=_count(usage.get("prompt_tokens")),
         completion_tokens=_count(usage.get("completion_tokens")),
         finish_reason=choice.get("finish_reason"),
-        tool_calls=parse_tool_calls(message, redact),
+        tool_calls=calls,
+        repairs=Repairs(tool_calls_cut=asked) if asked > MAX_TOOL_CALLS else None,
     )
 
 
@@ -135,20 +145,29 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def parse_tool_calls(message: Any, redact: Redactor) -> list[ToolCall]:
-    """The well-formed entries of a message's ``tool_calls`` (malformed ones are dropped)."""
-    raw = message.get("tool_calls") if isinstance(message, dict) else None
-    calls: list[ToolCall] = []
-    for index, entry in enumerate(raw if isinstance(raw, list) else []):
-        function = entry.get("function") if isinstance(entry, dict) else None
-        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            continue
-        arguments = function.get("arguments", "{}")
-        if not isinstance(arguments, str):
-            arguments = json.dumps(arguments, ensure_ascii=False)
-        call_id = entry.get("id") if isinstance(entry.get("id"), str) else f"call_{index}"
-        calls.append(ToolCall(id=call_id, name=function["name"], arguments=redact(arguments)))
-    return calls
+def parse_tool_calls(message: Any, redact: Redactor) -> tuple[list[ToolCall], int]:
+    """The well-formed entries of a message's ``tool_calls`` (malformed ones are dropped) and
+    of a legacy ``function_call``, at most `MAX_TOOL_CALLS`; and how many were asked for."""
+    if not isinstance(message, dict):
+        return [], 0
+    raw = message.get("tool_calls")
+    entries = list(raw) if isinstance(raw, list) else []
+    if isinstance(message.get("function_call"), dict):
+        entries.append({"id": "function_call", "function": message["function_call"]})
+    kept = enumerate(entries[:MAX_TOOL_CALLS])
+    calls = [call for index, entry in kept if (call := _tool_call(index, entry, redact))]
+    return calls, len(entries)
+
+
+def _tool_call(index: int, entry: Any, redact: Redactor) -> ToolCall | None:
+    function = entry.get("function") if isinstance(entry, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        return None
+    arguments = function.get("arguments", "{}")
+    if not isinstance(arguments, str):
+        arguments = dumps_keeping_repeats(arguments)
+    call_id = entry.get("id") if isinstance(entry.get("id"), str) else f"call_{index}"
+    return ToolCall(id=call_id, name=function["name"], arguments=redact(arguments))
 
 
 def chat_messages(case: Case) -> list[dict[str, Any]]:
@@ -199,7 +218,7 @@ class OpenAITarget(Target):
         self.params = dict(params or {})
         self.concurrency = concurrency
         self.timeout_s = timeout_s
-        self.url = f"{connection.base_url}/chat/completions"
+        self.url = connection.endpoint("chat/completions")
         self._headers = {"Content-Type": "application/json"}
         if connection.api_key:
             self._headers["Authorization"] = f"Bearer {connection.api_key}"

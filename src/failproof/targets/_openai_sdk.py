@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
@@ -81,6 +82,7 @@ class OpenAISDKTarget(Target):
         return openai.AsyncOpenAI(
             api_key=self.connection.api_key or "no-key",
             base_url=self.connection.base_url,
+            default_query=dict(parse_qsl(self.connection.query, keep_blank_values=True)) or None,
             max_retries=0,
             timeout=self.timeout_s,
             http_client=http,

@@ -7,6 +7,10 @@ controls retries; any other exception becomes the case's error. A sync callable 
 thread of its own, so it must be thread-safe when the run's concurrency is above 1; a call that
 never returns is left behind when it times out and never keeps failproof from exiting.
 ``module`` may also be a path to a ``.py`` file.
+
+`PythonTarget` calls a function object in this process (library use). The ``python:`` spec
+runs the callable in a worker process instead (`failproof.targets._python_process`), where
+this class serves it: its code cannot end or stall the run.
 """
 
 from __future__ import annotations
@@ -154,6 +158,9 @@ class PythonTarget(Target):
 
 
 @targets.register("python")
-def _python_factory(argument: str, options: Mapping[str, Any]) -> Target:  # noqa: ARG001
-    """A Python callable: ``python:module:function`` or ``python:file.py:function``."""
-    return PythonTarget(load_callable(argument), argument)
+def _python_factory(argument: str, options: Mapping[str, Any]) -> Target:
+    """A Python callable: ``python:module:function`` or ``python:file.py:function``, run in a
+    worker process of its own (so its code can neither end nor stall the run)."""
+    from failproof.targets._python_process import python_process_target
+
+    return python_process_target(argument, options)
