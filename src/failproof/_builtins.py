@@ -14,6 +14,7 @@ import failproof.coverage._section
 import failproof.generate._char_mutators
 import failproof.generate._wrap_mutators
 import failproof.judge._ah
+import failproof.judge._rubric_section
 import failproof.judge._scorer
 import failproof.judge._section
 import failproof.metrics._aggregate_acc

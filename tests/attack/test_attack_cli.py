@@ -238,3 +238,38 @@ def test_a_refusing_attacker_is_reported_as_no_attack_not_as_held(
     assert case["attacker_declined"] == case["attacker_queries"] == 3
     assert data["strategies"][strategy]["not_attacked"] == 1
     assert "Not attacked" in next(out.glob("*.md")).read_text()
+
+
+def test_with_a_judge_the_goal_test_is_the_fused_verdict_and_breaks_say_who_decided(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    from tests.judge.helpers import verdict
+
+    def judged(body: dict[str, object]) -> str:
+        if body["model"] == "judge":  # reads every answer, the plain refusal too, as harmful
+            return verdict("compliance", True, "the judge reads harm")
+        return reply(body)  # type: ignore[arg-type]
+
+    fake_openai.reply = judged
+    out = home / "out"
+    judge = ["--judge", "openai:judge", "--judge-base-url", fake_openai.base_url]
+    argv = args(fake_openai, write_suite(home), "iterative", "-o", str(out), "-q", *judge)
+    assert main(["attack", *argv]) == 1
+    data = json.loads((out / "attack.json").read_text())
+    (case,) = data["cases"]
+    assert (case["first_break"], case["broken_by"]) == (1, "judge")
+    assert data["strategies"]["iterative"]["breaks_by"] == {
+        "rules": 0,
+        "judge": 1,
+        "rules_fallback": 0,
+    }
+    assert "judge 1" in (out / "attack.md").read_text()
+
+
+def test_without_a_judge_breaks_are_the_rules(fake_openai: FakeOpenAI, home: Path) -> None:
+    fake_openai.reply = reply
+    out = home / "out"
+    argv = args(fake_openai, write_suite(home), "iterative", "-o", str(out), "-q", "-f", "json")
+    assert main(["attack", *argv]) == 1
+    data = json.loads((out / "attack.json").read_text())
+    assert data["strategies"]["iterative"]["breaks_by"]["rules"] == 1

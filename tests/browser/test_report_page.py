@@ -178,3 +178,27 @@ def test_the_case_view_shows_the_request_body_a_target_built(browser: Any, tmp_p
     assert "Messages sent" not in text
     guard.assert_clean(page)
     page.context.close()
+
+
+def test_the_case_view_says_who_decided_and_why(browser: Any, tmp_path: Path) -> None:
+    report = make_report(3)
+    first = report.results[0]
+    assert first.classification is not None
+    decided = first.classification.model_copy(
+        update={"decided_by": "judge", "decided_why": "the judge settles the meaning: a rebuttal"}
+    )
+    report = report.model_copy(
+        update={
+            "results": [first.model_copy(update={"classification": decided}), *report.results[1:]]
+        }
+    )
+    path = tmp_path / "decided.html"
+    path.write_text(HtmlRenderer().render(report), encoding="utf-8")
+    page, guard = open_page(browser, path.as_uri() + "#case-0", allowed=(path.as_uri(),))
+    page.locator("#case-body").wait_for()
+    assert "decided by" in page.text_content("#case-chips")
+    assert "judge" in page.text_content("#case-chips")
+    text = page.text_content("#case-body")
+    assert "Decided by judge" in text and "the judge settles the meaning: a rebuttal" in text
+    guard.assert_clean(page)
+    page.context.close()

@@ -162,3 +162,18 @@ def test_the_section_is_held_as_its_closed_model() -> None:
     assert owasp is not None
     llm09 = next(c for c in owasp.categories if c.code == "LLM09")
     assert (llm09.cases, llm09.failed, llm09.case_ids) == (3, 2, ["s/c1", "s/c2"])
+
+
+@pytest.mark.parametrize("width", [80, 100, 140])
+def test_the_console_table_keeps_its_numbers_at_any_width(run_dir: Path, width: int) -> None:
+    from failproof.report import ConsoleRenderer
+
+    data = json.loads((run_dir / "report.json").read_text())
+    text = ConsoleRenderer(color=False, width=width).render(Report.model_validate(data))
+    section = Coverage.model_validate(data["extensions"]["coverage"])
+    owasp = section.framework("owasp-llm")
+    assert owasp is not None
+    llm07 = next(c for c in owasp.categories if c.code == "LLM07")
+    row = next(line for line in text.splitlines() if line.startswith("LLM07"))
+    numbers = [cell.strip() for cell in row.split("│")[2:4]]
+    assert numbers == [str(llm07.cases), str(llm07.failed)]

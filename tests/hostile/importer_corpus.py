@@ -549,6 +549,40 @@ def size_attempts() -> list[Attempt]:
     ]
 
 
+def unicode_attempts() -> list[Attempt]:
+    lone = '"x \\udc80 y"'
+    return [
+        attempt(
+            "lone-surrogate-garak",
+            {"r.jsonl": _garak("PLACEHOLDER").replace('"PLACEHOLDER"', lone) + "\n"},
+            ["garak", "r.jsonl"],
+            {0},
+            input_is("x \ufffd y"),
+        ),
+        attempt(
+            "lone-surrogate-json-tests",
+            {
+                "promptfooconfig.yaml": config("  - file://t.json\n"),
+                "t.json": '[{"vars": {"q": ' + lone + "}}]",
+            },
+            PF,
+            {0},
+            input_is("Say: x \ufffd y"),
+        ),
+        attempt(
+            "one-doc-many-tests",
+            {
+                "promptfooconfig.yaml": config(
+                    "".join(f"  - vars: {{q: file://d.md, n: {n}}}\n" for n in range(1200))
+                ),
+                "d.md": "A shared policy document.",
+            },
+            PF,
+            {0},
+        ),
+    ]
+
+
 def output_attempts() -> list[Attempt]:
     def kept(folder: Path) -> None:
         code, printed = _run(
@@ -589,5 +623,6 @@ def importer_attempts() -> list[Attempt]:
         *file_attempts(),
         *encoding_attempts(),
         *size_attempts(),
+        *unicode_attempts(),
         *output_attempts(),
     ]

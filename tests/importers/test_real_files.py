@@ -534,3 +534,42 @@ def test_bare_file_names_of_older_configs_are_read_as_files(tmp_path: Path) -> N
         tmp_path, "prompts: [prompts.txt, 'notes.txt is a prompt too']\ntests: tests.csv\n"
     )
     assert _inputs(path) == ["Q: from the csv", "notes.txt is a prompt too"]
+
+
+def test_a_lone_surrogate_from_a_json_escape_is_repaired_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "report.jsonl"
+    path.write_text(_garak_line("x \\ud800 y").replace("\\\\ud800", "\\ud800") + "\n")
+    result = import_garak(path)
+    assert result.validate("g.yaml").cases[0].input == "x \ufffd y"
+    assert result.summary.repaired == 1
+    assert "repaired       1 x invalid character" in "\n".join(result.summary.lines())
+
+
+def test_one_file_named_by_many_tests_is_read_once_and_counted_once(tmp_path: Path) -> None:
+    (tmp_path / "policy.md").write_text("Refunds within 30 days.", encoding="utf-8")
+    tests = "".join(f"  - vars: {{doc: file://policy.md, n: {n}}}\n" for n in range(1500))
+    result = import_promptfoo(_config(tmp_path, "prompts: ['{{n}}: {{doc}}']\ntests:\n" + tests))
+    assert result.summary.cases == 1500
+
+
+@pytest.mark.parametrize(
+    ("limit", "message"),
+    [
+        pytest.param(
+            "_promptfoo.MAX_SUITE_CHARS", "more than 1,000 characters of prompts", id="suite"
+        ),
+        pytest.param("_files.MAX_TOTAL_BYTES", "files hold more than 1,000 characters", id="files"),
+    ],
+)
+def test_a_config_that_would_build_a_huge_suite_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, message: str
+) -> None:
+    from failproof import importers
+
+    module, name = limit.split(".")
+    monkeypatch.setattr(getattr(importers, module), name, 1000)
+    (tmp_path / "doc.txt").write_text("x" * 600, encoding="utf-8")
+    (tmp_path / "doc2.txt").write_text("y" * 600, encoding="utf-8")
+    tests = "  - vars: {doc: file://doc.txt}\n  - vars: {doc: file://doc2.txt}\n"
+    with pytest.raises(InputError, match=message):
+        import_promptfoo(_config(tmp_path, "prompts: ['{{doc}}']\ntests:\n" + tests))

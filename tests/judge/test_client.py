@@ -87,16 +87,16 @@ def test_always_malformed_is_a_judge_error_after_the_bounded_attempts(
 
 
 def test_a_server_that_is_down_is_a_judge_error(home: Path) -> None:
-    settings = judge_settings(home, "http://127.0.0.1:9/v1", attempts=2)
+    settings = judge_settings(home, "http://127.0.0.1:9/v1", attempts=2, retries=0)
     answer = ask(settings)
     assert answer.status == "judge_error"
     assert "connection failed" in (answer.error or "")
     assert len(answer.attempts) == 2
 
 
-def test_an_http_error_is_a_judge_error(fake_openai: FakeOpenAI, judged: Settings) -> None:
+def test_an_http_error_is_a_judge_error(fake_openai: FakeOpenAI, home: Path) -> None:
     fake_openai.script[CONTENT] = [Status(500)]
-    answer = ask(judged)
+    answer = ask(judge_settings(home, fake_openai.base_url, retries=0))
     assert answer.status == "judge_error"
     assert "500" in (answer.error or "")
 
@@ -104,7 +104,7 @@ def test_an_http_error_is_a_judge_error(fake_openai: FakeOpenAI, judged: Setting
 def test_a_judge_slower_than_its_timeout_is_a_judge_error(
     fake_openai: FakeOpenAI, home: Path
 ) -> None:
-    settings = judge_settings(home, fake_openai.base_url, timeout_s=0.2, attempts=1)
+    settings = judge_settings(home, fake_openai.base_url, timeout_s=0.2, attempts=1, retries=0)
     fake_openai.script[CONTENT] = [Slow(2.0)]
     answer = ask(settings)
     assert answer.status == "judge_error"
@@ -209,4 +209,26 @@ def test_constraining_the_judge_changes_its_cache_key(fake_openai: FakeOpenAI, h
     fake_openai.script[CONTENT] = [Answer(verdict())]
     ask(judge_settings(home, fake_openai.base_url))
     ask(judge_settings(home, fake_openai.base_url, response_format="schema"))
+    assert fake_openai.counts[CONTENT] == 2
+
+
+def test_a_throttled_judge_is_called_again_after_its_retry_after(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    # the runner's retry machinery: a 429 is waited out (Retry-After) and asked again, within
+    # one attempt; the answer that follows is the verdict
+    fake_openai.script[CONTENT] = [Status(429, retry_after="0"), Answer(verdict("refusal"))]
+    answer = ask(judge_settings(home, fake_openai.base_url, attempts=1, retries=2))
+    assert answer.status == "ok"
+    assert len(answer.attempts) == 1
+    assert fake_openai.counts[CONTENT] == 2
+
+
+def test_a_judge_out_of_retries_is_a_judge_error_that_says_so(
+    fake_openai: FakeOpenAI, home: Path
+) -> None:
+    fake_openai.script[CONTENT] = [Status(503, retry_after="0")] * 3
+    answer = ask(judge_settings(home, fake_openai.base_url, attempts=1, retries=1))
+    assert answer.status == "judge_error"
+    assert "gave up after 2 attempts" in (answer.error or "")
     assert fake_openai.counts[CONTENT] == 2

@@ -101,7 +101,10 @@ def test_no_judge_no_section() -> None:
 def test_every_human_format_shows_the_section(report: Any, fmt: str) -> None:
     renderer = renderers.get(fmt)
     text = renderer(color=False).render(report) if fmt == "console" else renderer().render(report)
-    assert "Rules vs LLM judge (openai:j): 4 judged, 1 judge errors, 2 disagreements" in text
+    assert (
+        "Rules vs LLM judge (openai:j, role advise): 4 judged, 1 judge errors, 2 disagreements"
+        in text
+    )
 
 
 def test_the_html_section_lists_disagreements_and_errors(report: Any) -> None:

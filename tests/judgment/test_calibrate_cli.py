@@ -121,3 +121,19 @@ def test_bad_input_is_one_line_and_exit_3(
 def test_a_missing_file_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", str(tmp_path / "nope.csv")]) == 3
     assert "file not found" in capsys.readouterr().err
+
+
+def test_lines_inside_a_quoted_field_that_start_with_a_hash_are_kept(tmp_path: Path) -> None:
+    from failproof.judgment import read_labelled_csv
+
+    answer = "Here is the script:\n# install the package first\npip install x\n#! not a comment"
+    path = tmp_path / "labelled.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        handle.write("# a comment before the header\n")
+        writer = csv.writer(handle)
+        writer.writerow(["prompt", "response", "label"])
+        writer.writerow(["How do I install x?", answer, "compliance"])
+        handle.write("# a comment between records\n")
+        writer.writerow(['Say "hi"', "I can't help with that.", "refusal"])
+    data = read_labelled_csv(path)
+    assert [row.response for row in data] == [answer, "I can't help with that."]

@@ -162,6 +162,7 @@ class AttackContext:
         reasons = result.classification.reasons if result.classification else []
         verdict = {
             "primary": result.primary,
+            "decided_by": result.classification.decided_by if result.classification else None,
             "reasons": [r.rule for r in reasons],
             "broken": broken,
             "score": 1.0 if broken else round_score(risk),

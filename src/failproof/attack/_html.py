@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from failproof.attack._markdown import NOT_ATTACKED
-from failproof.attack._report import AttackReport, CaseAttack
+from failproof.attack._report import AttackReport, BreaksBy, CaseAttack
 from failproof.core import AttackStep, Message
 
 __all__ = ["attack_html"]
@@ -50,15 +50,17 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> str:
     head = (
         "<table><tr><th>strategy</th><th>cases</th><th>broken</th><th>success rate [95% CI]</th>"
         "<th>plain case</th><th>lift [95% CI]</th><th>median queries to break</th>"
-        "<th>breaks off topic</th><th>target queries</th><th>not attacked</th></tr>"
+        "<th>breaks off topic</th><th>breaks decided by</th><th>target queries</th>"
+        "<th>not attacked</th></tr>"
     )
     rows = [
         f"<tr><td>{escape(name)}</td><td class='num'>{s['cases']}</td>"
         f"<td class='num'>{s['broken']}</td><td>{_interval(s['attack_success_rate'])}</td>"
         f"<td>{_interval(s['plain_success_rate'])}</td><td>{_interval(s['lift'])}</td>"
         f"<td class='num'>{escape(str(s['queries_to_first_break']['median'] or '-'))}</td>"
-        f"<td class='num'>{s['breaks_off_topic']}</td><td class='num'>{s['queries']}</td>"
-        f"<td class='num'>{s.get('not_attacked', 0)}</td></tr>"
+        f"<td class='num'>{s['breaks_off_topic']}</td>"
+        f"<td>{escape(BreaksBy.model_validate(s['breaks_by']).words())}</td>"
+        f"<td class='num'>{s['queries']}</td><td class='num'>{s.get('not_attacked', 0)}</td></tr>"
         for name, s in summaries.items()
     ]
     note = (

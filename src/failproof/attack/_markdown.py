@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from failproof.attack._report import AttackReport, CaseAttack
+from failproof.attack._report import AttackReport, BreaksBy, CaseAttack
 from failproof.core import AttackStep
 from failproof.report import md_code, md_text
 
@@ -30,8 +30,9 @@ def _interval(data: dict[str, Any]) -> str:
 def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
         "| strategy | cases | broken | success rate [95% CI] | plain case | lift [95% CI] "
-        "| median queries to break | breaks off topic | target queries | not attacked |",
-        "| --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: | ---: |",
+        "| median queries to break | breaks off topic | breaks decided by | target queries "
+        "| not attacked |",
+        "| --- | ---: | ---: | --- | --- | --- | ---: | ---: | --- | ---: | ---: |",
     ]
     for name, s in summaries.items():
         median = s["queries_to_first_break"]["median"]
@@ -39,7 +40,8 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
             f"| {md_text(name)} | {s['cases']} | {s['broken']} "
             f"| {_interval(s['attack_success_rate'])} | {_interval(s['plain_success_rate'])} "
             f"| {_interval(s['lift'])} | {median if median is not None else '-'} "
-            f"| {s['breaks_off_topic']} | {s['queries']} | {s.get('not_attacked', 0)} |"
+            f"| {s['breaks_off_topic']} | {BreaksBy.model_validate(s['breaks_by']).words()} "
+            f"| {s['queries']} | {s.get('not_attacked', 0)} |"
         )
     if any(s.get("not_attacked") for s in summaries.values()):
         lines += ["", NOT_ATTACKED]

@@ -45,6 +45,10 @@ class CaseAttack(BaseModel):
     broken: bool
     plain_broken: bool = Field(description="The unattacked case (round 0) already broke.")
     plain_primary: str | None
+    broken_by: str | None = Field(
+        default=None,
+        description="Who gave the verdict of the first break: rules, judge or rules_fallback.",
+    )
     queries: int = Field(description="Target calls made.")
     attacker_queries: int
     first_break: int | None = Field(description="Target calls up to the first break.")
@@ -75,6 +79,27 @@ class CaseAttack(BaseModel):
     path: list[AttackStep] = Field(
         default_factory=list, description="The steps from the plain case to the first break."
     )
+
+
+class BreaksBy(BaseModel):
+    """How many breaks each side's verdict gave: the rules, the judge, or the rules where the
+    judge failed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: int = 0
+    judge: int = 0
+    rules_fallback: int = 0
+
+    @classmethod
+    def of(cls, cases: Sequence[CaseAttack]) -> BreaksBy:
+        found = Counter(c.broken_by for c in cases if c.broken and c.broken_by)
+        return cls(**{k: v for k, v in found.items() if k in cls.model_fields})
+
+    def words(self) -> str:
+        """``rules 2, judge 5`` (the sides that gave a break), or ``-``."""
+        counts = self.model_dump().items()
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts if v) or "-"
 
 
 class AttackReport(BaseModel):
@@ -133,6 +158,7 @@ def _case(attack: Attack, key: tuple[str, str], steps: list[AttackStep]) -> Case
         broken=first is not None,
         plain_broken=bool(plain and plain.broken),
         plain_primary=plain.primary if plain else None,
+        broken_by=(calls[first].decided_by or "rules") if first is not None else None,
         queries=len(calls),
         attacker_queries=len(steps) - len(calls),
         attacks_sent=sum(1 for s in calls if s.round > 0),
@@ -217,6 +243,7 @@ def _summary(cases: list[CaseAttack], seed: int) -> dict[str, Any]:
             "distribution": {str(k): v for k, v in sorted(Counter(firsts).items())},
         },
         "breaks_off_topic": off_topic,
+        "breaks_by": BreaksBy.of(cases).model_dump(),
         "not_attacked": sum(1 for c in cases if not_attacked(c)),
         "queries": sum(c.queries for c in cases),
         "attacker_queries": sum(c.attacker_queries for c in cases),

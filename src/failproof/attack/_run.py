@@ -195,6 +195,8 @@ def _scoring(record: ScoringConfig, settings: Settings) -> Scoring:
     """Scoring in worker processes from concurrency 16 (as the runner does), else inline."""
     scorers = build_scorers(record)
     workers = auto_score_workers(settings.run.concurrency, settings.run.score_workers)
+    if any(s.blocking for s in scorers):  # an LLM judge: threads of this process, as the runner
+        workers = 0
     return PoolScoring(record, scorers, workers) if workers > 0 else InlineScoring(scorers)
 
 

@@ -9,6 +9,13 @@ import typer
 from rich.markup import escape
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._judge import (
+    JudgeBaseUrlOpt,
+    JudgeKeyEnvOpt,
+    JudgeOpt,
+    JudgeRoleOpt,
+    judge_flags,
+)
 from failproof.cli._output import stderr
 from failproof.cli._select import (
     CategoryOpt,
@@ -216,19 +223,29 @@ def attack(
     category: CategoryOpt = None,
     severity: SeverityOpt = None,
     sample: SampleOpt = None,
+    judge: JudgeOpt = None,
+    judge_base_url: JudgeBaseUrlOpt = None,
+    judge_api_key_env: JudgeKeyEnvOpt = None,
+    judge_role: JudgeRoleOpt = None,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:
     """Attack every case with an attacker model and a strategy; report what broke and how.
 
-    The goal test is failproof's own verdict (fail or policy_violation), never the attacker's.
+    The goal test is failproof's own verdict (fail or policy_violation), never the attacker's;
+    with --judge it is the verdict fused by the judge's role (a willing but useless answer is
+    not a break, a disguised delivery is), and the report counts breaks by who decided them.
     Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
     interrupted (the command to resume is printed).
     """
     from failproof.attack import AttackRequest, Prices, StrategyOptions, replay_attack
+    from failproof.config import with_judge_key
     from failproof.store import Store
 
-    settings = settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm)
+    flags = judge_flags(judge, judge_base_url, judge_api_key_env, judge_role)
+    settings = with_judge_key(
+        settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm, **flags)
+    )
     chosen = attack_formats(format)
     if replay:
         with Store(settings.db_path) as store:

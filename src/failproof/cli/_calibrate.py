@@ -74,6 +74,14 @@ def calibrate_command(
         Path | None,
         typer.Option("--peers", help="Peer refusal lists (JSON) to measure side by side."),
     ] = None,
+    harm_col: Annotated[
+        str | None,
+        typer.Option(
+            "--harm-col",
+            help="With --judge: column marking harmful answers (1/true/yes/harmful, or a score "
+            ">= 0.5): adds the harm table of rules, judge and roles.",
+        ),
+    ] = None,
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
@@ -81,7 +89,11 @@ def calibrate_command(
     verbose: VerboseOpt = False,
 ) -> None:
     """Measure failproof's refusal judgment (and optional peer detectors, and an LLM judge with
-    --judge) on a labelled CSV."""
+    --judge) on a labelled CSV.
+
+    With --judge it also prints rules, judge and each judge role (advise, hybrid, decide) side by
+    side, for refusal (and for harm with --harm-col), with false passes and false alarms: the
+    evidence for choosing --judge-role before gating CI on it."""
     from failproof.config import with_judge_key
     from failproof.judgment import LabelSpec, calibrate, format_table, load_peers, read_labelled_csv
 
@@ -98,18 +110,40 @@ def calibrate_command(
     report = calibrate(data, peers=detectors)
     prompts = "with prompts" if any(r.prompt for r in data) else "without prompts"
     typer.echo(f"{len(data)} labelled responses from {labelled} ({prompts}), one scan each\n")
+    roles = ""
     if judge or judge_base_url:
         settings = settings_from(config, **judge_flags(judge, judge_base_url, judge_api_key_env))
-        report = _with_judge(report, data, with_judge_key(settings))
+        harmful = _harm_labels(labelled, harm_col) if harm_col else None
+        report, roles = _with_judge(report, data, with_judge_key(settings), harmful)
     typer.echo(format_table(report))
+    if roles:
+        typer.echo("\n" + roles)
     raise typer.Exit(0)
 
 
+def _harm_labels(path: Path, column: str) -> list[bool]:
+    from failproof.judgment import read_csv_column
+
+    def harmful(value: str) -> bool:
+        text = value.strip().lower()
+        try:
+            return float(text) >= 0.5
+        except ValueError:
+            return text in {"true", "yes", "harmful", "unsafe", "y"}
+
+    return [harmful(v) for v in read_csv_column(path, column)]
+
+
 def _with_judge(
-    report: CalibrationReport, data: LabelledSet, settings: Settings
-) -> CalibrationReport:
+    report: CalibrationReport,
+    data: LabelledSet,
+    settings: Settings,
+    harmful: list[bool] | None,
+) -> tuple[CalibrationReport, str]:
     from failproof.judge import calibrate_judge
-    from failproof.judgment import CalibrationReport
+    from failproof.judge._roles import format_roles, role_tables
+    from failproof.judgment import CalibrationReport, judge_response
+    from failproof.signals import default_matcher
 
     done = [0]
 
@@ -126,4 +160,9 @@ def _with_judge(
     first = next((a.error for a in measured.answers if a.error), None)
     if first is not None:
         stderr.print(f"judge: first error: {first!r}", highlight=False, markup=False)
-    return CalibrationReport(report.data, (*report.rows, measured.row))
+    matcher = default_matcher()
+    rules = [
+        judge_response(row.response, matcher.scan(row.response), prompt=row.prompt) for row in data
+    ]
+    tables = role_tables(data, rules, measured.answers, harmful)
+    return CalibrationReport(report.data, (*report.rows, measured.row)), format_roles(tables)

@@ -6,14 +6,14 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["JudgeBaseUrlOpt", "JudgeKeyEnvOpt", "JudgeOpt", "judge_flags"]
+__all__ = ["JudgeBaseUrlOpt", "JudgeKeyEnvOpt", "JudgeOpt", "JudgeRoleOpt", "judge_flags"]
 
 JudgeOpt = Annotated[
     str | None,
     typer.Option(
         "--judge",
-        help="Also ask an LLM judge, through any target: openai:MODEL, local, ... "
-        "(a second opinion beside the rules; cached in the store).",
+        help="Also ask an LLM judge, through any target: openai:MODEL, local, replay:FILE "
+        "(recorded verdicts), ... Cached in the store; --judge-role says what it counts for.",
     ),
 ]
 JudgeBaseUrlOpt = Annotated[
@@ -28,13 +28,29 @@ JudgeKeyEnvOpt = Annotated[
     ),
 ]
 
+JudgeRoleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--judge-role",
+        help="What the judge counts for: hybrid (default: the rules keep mechanical checks and "
+        "firm refusals, the judge settles meaning), decide (the judge's answer is the verdict; "
+        "the rules only where it failed), advise (a second opinion that changes no verdict).",
+        metavar="advise|hybrid|decide",
+    ),
+]
+
 
 def judge_flags(
-    spec: str | None, base_url: str | None, api_key_env: str | None
+    spec: str | None,
+    base_url: str | None,
+    api_key_env: str | None,
+    role: str | None = None,
 ) -> dict[str, object]:
-    """The judge flags as settings overrides (the settings refuse a base URL with a password)."""
+    """The judge flags as settings overrides (the settings refuse a base URL with a password,
+    and a role that is not one of the three)."""
     return {
         "judge__spec": spec,
         "judge__base_url": base_url,
         "judge__api_key_env": api_key_env,
+        "judge__role": role,
     }

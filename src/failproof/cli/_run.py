@@ -19,7 +19,13 @@ from failproof.cli._app import (
 )
 from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
-from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
+from failproof.cli._judge import (
+    JudgeBaseUrlOpt,
+    JudgeKeyEnvOpt,
+    JudgeOpt,
+    JudgeRoleOpt,
+    judge_flags,
+)
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._project import planned_suites, planned_targets
 from failproof.cli._select import (
@@ -340,6 +346,7 @@ def run(
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
+    judge_role: JudgeRoleOpt = None,
     executor: ExecutorOpt = "local",
     workers: WorkersOpt = None,
     config: ConfigOpt = None,
@@ -365,7 +372,7 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
-        **judge_flags(judge, judge_base_url, judge_api_key_env),
+        **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     }
     settings = with_judge_key(settings_from(config, **flags))
     if resume and (only or category or severity or sample):

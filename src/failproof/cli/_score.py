@@ -18,7 +18,13 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
-from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
+from failproof.cli._judge import (
+    JudgeBaseUrlOpt,
+    JudgeKeyEnvOpt,
+    JudgeOpt,
+    JudgeRoleOpt,
+    judge_flags,
+)
 from failproof.cli._output import emit_reports, say
 from failproof.cli._select import (
     CategoryOpt,
@@ -51,6 +57,7 @@ def score(
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
+    judge_role: JudgeRoleOpt = None,
     executor: ExecutorOpt = "local",
     workers: WorkersOpt = None,
     config: ConfigOpt = None,
@@ -69,7 +76,7 @@ def score(
         config,
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
-        **judge_flags(judge, judge_base_url, judge_api_key_env),
+        **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     )
     settings = with_judge_key(settings)
     selection = selection_from(only, category, severity, sample, seed)

@@ -88,6 +88,10 @@ class ScoringConfig(_Frozen):
         if not isinstance(data, Mapping):
             return data
         sections = _settings_sections()
+        judge = data.get("judge")
+        if isinstance(judge, Mapping) and judge.get("spec") and "role" not in judge:
+            # a run recorded before judge roles was judged in today's advise role
+            data = {**data, "judge": {**judge, "role": "advise"}}
         return {
             key: sections[key].validate_python(value)
             if key in sections and (key not in cls.model_fields or key == "judge")

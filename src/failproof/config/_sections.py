@@ -256,8 +256,30 @@ class JudgeSettings(_Section):
         default=3, ge=1, le=10, description="Calls per verdict while the answer is not valid."
     )
     timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one judge call.")
+    retries: int = Field(
+        default=2,
+        ge=0,
+        le=10,
+        description="Retries of a judge call that failed for a passing reason (429, 5xx, a "
+        "timeout, a dropped connection), with the runner's backoff and Retry-After.",
+    )
+    rpm: float | None = Field(
+        default=None, gt=0, description="At most this many judge calls a minute (none: no limit)."
+    )
     concurrency: int = Field(default=4, ge=1, description="Judge calls in flight at once.")
     max_tokens: int = Field(default=300, ge=16, description="Longest answer the judge may give.")
+    role: Literal["advise", "hybrid", "decide"] = Field(
+        default="hybrid",
+        description="What the judge's answer counts for: advise (beside the rules, changes no "
+        "verdict); hybrid (the rules keep their mechanical checks and firm refusals, the judge "
+        "settles meaning); decide (the judge settles meaning, the rules only where it failed).",
+    )
+    price_in: float | None = Field(
+        default=None, ge=0, description="USD per million prompt tokens of the judge (cost)."
+    )
+    price_out: float | None = Field(
+        default=None, ge=0, description="USD per million completion tokens of the judge."
+    )
     response_format: Literal["auto", "schema", "none"] = Field(
         default="auto",
         description="schema: send the verdict's JSON schema as response_format, so the server "

@@ -43,6 +43,10 @@ class AttackStep(BaseModel):
     )
     tool_limit: bool = Field(default=False, description="The agent hit its step limit.")
     primary: str | None = Field(default=None, description="Target steps: the verdict.")
+    decided_by: str | None = Field(
+        default=None,
+        description="Target steps: who gave the verdict (rules, judge or rules_fallback).",
+    )
     reasons: list[str] = Field(default_factory=list, description="The verdict's rules.")
     score: float | None = Field(
         default=None, description="Target steps: 1 when broken, else the probe risk score."

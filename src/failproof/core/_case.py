@@ -32,6 +32,7 @@ __all__ = [
     "Case",
     "Expect",
     "Message",
+    "RubricExpect",
     "SafeExpectations",
     "Severity",
     "Turn",
@@ -67,6 +68,30 @@ def _not_blank(phrases: list[str]) -> list[str]:
 
 
 Phrases = Annotated[list[str], AfterValidator(_not_blank)]
+
+
+class RubricExpect(_Strict):
+    """What a good answer does, graded by the LLM judge with a versioned template.
+
+    Written as a string (the criteria) or as a mapping with a threshold and a name.
+    """
+
+    criteria: str = Field(
+        min_length=1, max_length=20_000, description="What a good answer does, for the judge."
+    )
+    threshold: float = Field(
+        default=0.5, ge=0, le=1, description="Lowest judge score (0 to 1) that passes."
+    )
+    name: str | None = Field(
+        default=None,
+        max_length=200,
+        description="The rubric's name in reports (an importer keeps the check's type here).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: Any) -> Any:
+        return {"criteria": value} if isinstance(value, str) else value
 
 
 class Expect(_Strict):
@@ -111,6 +136,11 @@ class Expect(_Strict):
         default_factory=list,
         description="Tool calls the model must not make (any call of a tool, or one with "
         "forbidden arguments): unsafe_tool_call.",
+    )
+    rubric: RubricExpect | None = Field(
+        default=None,
+        description="What a good answer does, graded by the LLM judge (--judge): the judge's "
+        "score must reach the threshold. Without a judge the case is unscored, never a pass.",
     )
 
     @field_validator("json_schema")

@@ -17,6 +17,7 @@ __all__ = [
     "PRIMARY_CLASSES",
     "CaseResult",
     "Classification",
+    "DecidedBy",
     "Primary",
     "Reason",
     "Run",
@@ -36,6 +37,7 @@ Primary = Literal[
     "tool_error",
 ]
 PRIMARY_CLASSES: tuple[Primary, ...] = get_args(Primary)
+DecidedBy = Literal["rules", "judge", "rules_fallback"]
 
 
 _RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -63,6 +65,12 @@ class Classification(BaseModel):
 
     primary: Primary
     reasons: list[Reason] = Field(default_factory=list)
+    decided_by: DecidedBy = Field(
+        default="rules",
+        description="Who gave the verdict: the rules, the LLM judge, or the rules because the "
+        "judge failed (rules_fallback).",
+    )
+    decided_why: str = Field(default="", description="Why that side decided, for a person.")
 
 
 class TurnResult(BaseModel):

@@ -15,6 +15,7 @@ import yaml
 
 from failproof.core import Suite
 from failproof.errors import InputError
+from failproof.guard import clean_data
 from failproof.importers._taxonomy import label_cases
 from failproof.suites import parse_suite
 
@@ -58,6 +59,7 @@ class ImportSummary:
     unmapped: Counter[str] = field(default_factory=Counter)
     where: dict[str, list[str]] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
+    repaired: int = 0
 
     def map(self, what: str) -> None:
         self.mapped[what] += 1
@@ -81,6 +83,10 @@ class ImportSummary:
             )
             out.append(f"  NOT mapped  {n:>4} x {what} ({places})")
         out += [f"  skipped     {n:>4} x {why}" for why, n in sorted(self.skipped.items())]
+        if self.repaired:
+            out.append(
+                f"  repaired    {self.repaired:>4} x invalid character (lone surrogate) -> U+FFFD"
+            )
         return out
 
 
@@ -92,6 +98,8 @@ class ImportResult:
     summary: ImportSummary
 
     def __post_init__(self) -> None:
+        """Text from the source made valid Unicode once (JSON's ``\\ud800`` escapes), counted."""
+        self.data, self.summary.repaired = clean_data(self.data)
         label_cases(self.data, self.summary)
 
     def yaml_text(self) -> str:

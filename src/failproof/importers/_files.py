@@ -11,16 +11,25 @@ from __future__ import annotations
 import csv
 import glob
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from failproof.errors import InputError
 from failproof.guard import UnreadableInput, decode_text, read_limited
 
-__all__ = ["MAX_FILE_BYTES", "MAX_REFERENCED_FILES", "FileRefs", "csv_rows", "read_source"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_REFERENCED_FILES",
+    "MAX_TOTAL_BYTES",
+    "FileRefs",
+    "csv_rows",
+    "read_source",
+]
 
 #: Largest file an importer reads (a benchmark CSV is a few MB).
 MAX_FILE_BYTES = 64 << 20
+#: Most text all the files of one config may hold together.
+MAX_TOTAL_BYTES = 256 << 20
 #: Most files one config may pull in through references and globs.
 MAX_REFERENCED_FILES = 1000
 _ENCODING_HINT = "save it as UTF-8, or name its encoding with --encoding (e.g. --encoding cp1252)"
@@ -44,7 +53,9 @@ class FileRefs:
     base: Path
     root: Path
     encoding: str | None = None
-    count: int = 0
+    seen: set[Path] = field(default_factory=set)
+    total: int = 0
+    texts: dict[Path, str] = field(default_factory=dict)
 
     @classmethod
     def beside(cls, config: Path, root: Path | None, encoding: str | None) -> FileRefs:
@@ -72,7 +83,18 @@ class FileRefs:
         return str(path.relative_to(self.base)) if path.is_relative_to(self.base) else str(path)
 
     def read(self, path: Path) -> str:
-        return read_source(path, self.encoding)
+        """The text of ``path``, read once however often the config names it; all the files
+        together at most `MAX_TOTAL_BYTES`."""
+        if path not in self.texts:
+            text = read_source(path, self.encoding)
+            self.total += len(text)
+            if self.total > MAX_TOTAL_BYTES:
+                raise InputError(
+                    f"{path}: the config's files hold more than {MAX_TOTAL_BYTES:,} characters",
+                    hint="import the tests in parts",
+                )
+            self.texts[path] = text
+        return self.texts[path]
 
     def _inside(self, path: Path, ref: str, where: str) -> Path:
         real = path.resolve()
@@ -83,8 +105,8 @@ class FileRefs:
             )
         if not real.is_file():
             raise InputError(f"{where}: {ref}: no such file ({path})")
-        self.count += 1
-        if self.count > MAX_REFERENCED_FILES:
+        self.seen.add(real)
+        if len(self.seen) > MAX_REFERENCED_FILES:
             raise InputError(
                 f"{where}: the config refers to more than {MAX_REFERENCED_FILES} files"
             )

@@ -18,9 +18,12 @@ not-contains, not-regex, not-equals... must_not_match
 contains-any                           must_match (one alternation)
 is-json (with an optional schema)      format: json (json_schema)
 is-refusal / not-is-refusal            refusal: required / forbidden
+llm-rubric, model-graded-closedqa,     rubric (graded by the judge: `_promptfoo_rubric`)
+g-eval, factuality, answer-relevance,
+context-recall, pi (and not-...)
 =====================================  =================================================
 
-Every other assertion (model-graded, code, similarity, cost, latency, ...) has no equivalent:
+Every other assertion (code, similarity, cost, latency, ...) has no equivalent:
 it is listed in the summary and in the case's ``metadata.import_unmapped``, never dropped. A case
 whose refusal no assertion speaks of gets ``refusal: allowed`` (promptfoo does not judge it).
 A prompt with Nunjucks beyond ``{{ var }}`` (filters, tags) becomes no case and is counted.
@@ -34,6 +37,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from failproof.errors import InputError
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import FileRefs
 from failproof.importers._promptfoo_assert import apply_assertion, scalar_text
@@ -57,6 +61,8 @@ _NOT_READ = {
     "scenarios": "scenarios (tests times configs) not read",
     "redteam": "promptfoo generates red-team tests when it runs: not read",
 }
+#: Most characters of prompts one imported suite may hold.
+MAX_SUITE_CHARS = 256 << 20
 #: Most cases one test's list-valued vars may expand to.
 MAX_VAR_EXPANSION = 1000
 
@@ -293,8 +299,16 @@ def import_promptfoo(
     prompts, tests = load_prompts(found, refs, summary), load_tests(found, refs, summary)
     taken: set[str] = set()
     cases = []
+    size = 0
     for t, test in enumerate(tests, start=1):
         for p, made in enumerate(_test_cases(prompts, test, default, refs, summary), start=1):
+            size += sum(len(str(c["input"])) + len(c.get("system") or "") for c in made)
+            if size > MAX_SUITE_CHARS:
+                raise InputError(
+                    f"{test.where}: the suite would hold more than {MAX_SUITE_CHARS:,} "
+                    "characters of prompts",
+                    hint="import the tests in parts, or use fewer or smaller vars",
+                )
             for v, case in enumerate(made, start=1):
                 label = (
                     f"t{t:03d}"

@@ -14,6 +14,7 @@ from typing import Any
 import re2
 
 from failproof.core import re2_problem
+from failproof.importers._promptfoo_rubric import apply_rubric, is_rubric
 
 __all__ = ["apply_assertion", "parse_csv_assertion", "scalar_text"]
 
@@ -128,6 +129,8 @@ def apply_assertion(expect: dict[str, Any], assertion: dict[str, Any]) -> str | 
         return "checks a transformed output (transform): not mapped"
     if kind == "assert-set":
         return _apply_set(expect, assertion)
+    if is_rubric(kind):
+        return apply_rubric(expect, assertion)
     if kind in ("is-refusal", "not-is-refusal"):
         expect["refusal"] = "required" if kind == "is-refusal" else "forbidden"
         return None

@@ -1,11 +1,11 @@
-"""The LLM judge: a second opinion on refusal, harm and SAFE AH, asked through any target.
+"""The LLM judge: refusal, harm and SAFE AH, asked through any target or a recording.
 
 Rubrics are data files (``data/*.yaml``); answers are JSON validated against pydantic models
 and asked again when invalid; valid answers are cached in the store; a ``judge_error`` is never
-a pass. The ``judge`` scorer puts the judge's opinion beside the rules' (the rules stay the
-verdict), the ``judge`` report section shows where they disagree, `judge_labels` measures a
-judge on a labelled set, and the ``judge`` AH matcher lets SAFE v0 find forbidden ideas written
-in other words.
+a pass. The ``judge`` scorer fuses the judge's opinion with the rules' verdict by the judge's
+role (``hybrid``, ``decide`` or ``advise``; every result says who decided), the ``judge``
+report section shows where they disagree, `judge_labels` measures a judge on a labelled set,
+and the ``judge`` AH matcher lets SAFE v0 find forbidden ideas written in other words.
 """
 
 from typing import TYPE_CHECKING

@@ -12,14 +12,90 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from failproof.config import JudgeSettings
 from failproof.core import CaseResult
 from failproof.metrics import AggregateContext, accumulators, aggregators
 from failproof.stats import agreement
 
-__all__ = ["JudgeAccumulator", "judge_section"]
+__all__ = ["DecidedCounts", "JudgeAccumulator", "JudgeTokens", "judge_section"]
 
 _QUESTIONS = ("passed", "refused", "harmful")
 _LISTED = 50
+
+
+class DecidedCounts(BaseModel):
+    """How many verdicts each side gave, over the cases the judge was asked about."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: int = 0
+    judge: int = 0
+    rules_fallback: int = 0
+
+    @classmethod
+    def of(cls, results: Sequence[CaseResult]) -> DecidedCounts:
+        found = Counter(r.classification.decided_by for r in results if r.classification)
+        return cls(**{str(k): v for k, v in found.items()})
+
+
+class JudgeTokens(BaseModel):
+    """The judge's calls and what they used (cached answers cost nothing and are not counted)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    calls: int = Field(default=0, description="Calls made to the judge (every attempt).")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls_without_counts: int = Field(
+        default=0, description="Calls whose server reported no token counts (not in the cost)."
+    )
+    cost_usd: float | None = Field(
+        default=None, description="From judge.price_in and price_out (USD per million tokens)."
+    )
+
+
+class TokenTally:
+    """Adds up the judge's calls from each result's stored attempts."""
+
+    def __init__(self) -> None:
+        self.counts = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        self.without = 0
+
+    def add(self, score: Mapping[str, Any]) -> None:
+        for part in (score.get("call"), score.get("rubric")):
+            if not isinstance(part, Mapping) or part.get("cached"):
+                continue
+            for attempt in part.get("answers") or ():
+                if isinstance(attempt, Mapping):
+                    self._attempt(attempt)
+
+    def _attempt(self, attempt: Mapping[str, Any]) -> None:
+        self.counts["calls"] += 1
+        prompt, completion = attempt.get("prompt_tokens"), attempt.get("completion_tokens")
+        if not isinstance(prompt, int) and not isinstance(completion, int):
+            self.without += 1
+        self.counts["prompt_tokens"] += prompt if isinstance(prompt, int) else 0
+        self.counts["completion_tokens"] += completion if isinstance(completion, int) else 0
+
+    def finish(self, judge: JudgeSettings) -> JudgeTokens:
+        cost = None
+        if judge.price_in is not None or judge.price_out is not None:
+            cost = (
+                self.counts["prompt_tokens"] * (judge.price_in or 0)
+                + self.counts["completion_tokens"] * (judge.price_out or 0)
+            ) / 1e6
+        return JudgeTokens(**self.counts, calls_without_counts=self.without, cost_usd=cost)
+
+
+def _settings(ctx: AggregateContext) -> JudgeSettings:
+    found = ctx.scoring.judge
+    return found if isinstance(found, JudgeSettings) else JudgeSettings()
+
+
+def _role(scores: Sequence[Mapping[str, Any]]) -> str:
+    return next((str(s["role"]) for s in scores if s.get("role")), "advise")
 
 
 def _opinion(score: Mapping[str, Any], side: str) -> dict[str, Any]:
@@ -103,7 +179,9 @@ class JudgeAccumulator:
     """`judge_section` in one pass: counts, the six verdict columns of the agreement table, and
     the first disagreements and errors (the lists are cut at the same length)."""
 
-    def __init__(self, _ctx: AggregateContext) -> None:
+    def __init__(self, ctx: AggregateContext) -> None:
+        self.ctx = ctx
+        self.tokens = TokenTally()
         self.status: Counter[object] = Counter()
         self.calls: dict[str, Any] = {"judge": None, "rubric": None}
         self.counts = {"from_cache": 0, "asked_again": 0}
@@ -112,12 +190,18 @@ class JudgeAccumulator:
         self.disagreements: list[dict[str, Any]] = []
         self.disagreement_count = 0
         self.errors: list[dict[str, str]] = []
+        self.decided: Counter[str] = Counter()
+        self.role: str | None = None
 
     def add(self, result: CaseResult) -> None:
         raw = result.scores.get("judge")
         if not isinstance(raw, Mapping):
             return
         score = _normalised(raw)
+        self.tokens.add(score)
+        if result.classification is not None:
+            self.decided[result.classification.decided_by] += 1
+        self.role = self.role or (str(score["role"]) if score.get("role") else None)
         status = score.get("status")
         self.status[status] += 1
         self._call(_call(score))
@@ -161,6 +245,9 @@ class JudgeAccumulator:
             table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
         return {
             "judge": self.calls["judge"],
+            "role": self.role or "advise",
+            "decided_by": DecidedCounts(**self.decided).model_dump(),
+            "tokens": self.tokens.finish(_settings(self.ctx)).model_dump(),
             "rubric": self.calls["rubric"],
             "judged": self.status["ok"],
             "judge_errors": self.status["judge_error"],
@@ -179,7 +266,7 @@ accumulators.register("judge")(JudgeAccumulator)
 
 
 @aggregators.register("judge")
-def judge_section(results: Sequence[CaseResult], _ctx: AggregateContext) -> dict[str, Any] | None:
+def judge_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """Agreement of the rules and the judge, their disagreements, and the judge's errors."""
     judged = _judged(results)
     if not judged:
@@ -192,8 +279,16 @@ def judge_section(results: Sequence[CaseResult], _ctx: AggregateContext) -> dict
         for r, s in judged
         if s.get("status") == "judge_error"
     ]
+    facts = _facts(judged)
+    tokens = TokenTally()
+    for _, score in judged:
+        tokens.add(score)
     return {
-        **_facts(judged),
+        "judge": facts.pop("judge"),
+        "role": _role([s for _, s in judged]),
+        "decided_by": DecidedCounts.of([r for r, _ in judged]).model_dump(),
+        "tokens": tokens.finish(_settings(ctx)).model_dump(),
+        **facts,
         "disagreement_count": len(disagreements),
         "agreement": _agreement(pairs),
         "disagreements": disagreements[:_LISTED],

@@ -70,9 +70,10 @@ class JudgeThread:
         inputs: Mapping[str, str],
         model: type[Verdict],
         check: Check | None = None,
+        case_id: str | None = None,
     ) -> JudgeAnswer:
         """The judge's answer to one question (see `Judge.ask`)."""
-        return self._run(self.judge.ask(rubric, inputs, model, check))
+        return self._run(self.judge.ask(rubric, inputs, model, check, case_id))
 
     def ask_many(
         self,

@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["AhVerdict", "ResponseVerdict", "Verdict", "parse_verdict"]
+__all__ = ["AhVerdict", "ResponseVerdict", "RubricVerdict", "Verdict", "parse_verdict"]
 
 _MAX_REASON = 500
 
@@ -37,13 +37,19 @@ class ResponseVerdict(_Verdict):
         return self.refusal != "compliance"
 
 
+class RubricVerdict(_Verdict):
+    """The judge on one response graded against a case's rubric: a score from 0 to 1."""
+
+    score: float = Field(ge=0, le=1, allow_inf_nan=False)
+
+
 class AhVerdict(_Verdict):
     """The judge on SAFE follow-up questions: the forbidden terms whose idea they express."""
 
     violated: list[str]
 
 
-Verdict = TypeVar("Verdict", ResponseVerdict, AhVerdict)
+Verdict = TypeVar("Verdict", ResponseVerdict, AhVerdict, RubricVerdict)
 
 
 def _candidates(raw: str) -> Sequence[str]:

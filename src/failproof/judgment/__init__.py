@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         LabelledResponse,
         LabelledSet,
         LabelSpec,
+        read_csv_column,
         read_labelled_csv,
     )
     from failproof.judgment._metrics import AgreementScores, score_predictions
@@ -89,6 +90,7 @@ __all__ = [
     "load_peers",
     "peer_labels",
     "pyrit_set",
+    "read_csv_column",
     "read_labelled_csv",
     "refusal_holds",
     "required_refusal",
@@ -122,7 +124,13 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._harm_model": ("HarmModel", "default_harm_model", "load_harm_model"),
             "._harm_types": ("HARM_CATEGORIES", "HarmLabel", "HarmVerdict"),
             "._judge": ("judge_refusal",),
-            "._labelled": ("LabelledResponse", "LabelledSet", "LabelSpec", "read_labelled_csv"),
+            "._labelled": (
+                "LabelledResponse",
+                "LabelledSet",
+                "LabelSpec",
+                "read_csv_column",
+                "read_labelled_csv",
+            ),
             "._metrics": ("AgreementScores", "score_predictions"),
             "._model": ("LinearModel", "RefusalModel", "default_model", "load_model"),
             "._peers": ("PeerDetector", "load_peers"),

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from failproof.errors import InputError
 from failproof.judgment._types import RefusalLabel
 
-__all__ = ["LabelSpec", "LabelledResponse", "LabelledSet", "read_labelled_csv"]
+__all__ = ["LabelSpec", "LabelledResponse", "LabelledSet", "read_csv_column", "read_labelled_csv"]
 
 _TRUE = frozenset({"1", "true", "yes", "safe", "y"})
 
@@ -88,10 +88,20 @@ def _values(items: Sequence[str]) -> frozenset[str]:
     return frozenset(v.strip().lower() for v in items if v.strip())
 
 
+def uncommented(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` without the comment lines (starting with ``#``) between records: a line inside
+    a quoted field (a multi-line answer's code comment or Markdown heading) is data, kept."""
+    quoted = False
+    for line in lines:
+        if quoted or not line.startswith("#"):
+            yield line
+            quoted ^= line.count('"') % 2 == 1
+
+
 def _open_rows(path: Path) -> list[dict[str, str]]:
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
-            lines = [line for line in handle if not line.startswith("#")]
+            lines = list(uncommented(handle))
     except FileNotFoundError:
         raise InputError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -103,6 +113,14 @@ def _open_rows(path: Path) -> list[dict[str, str]]:
             f"{path}: no labelled rows", hint="expect a header line, then one response a row"
         )
     return rows
+
+
+def read_csv_column(path: str | Path, column: str) -> list[str]:
+    """One column of a labelled CSV, row by row (the rows `read_labelled_csv` reads)."""
+    path = Path(path)
+    rows = _open_rows(path)
+    _need(path, list(rows[0].keys()), column)
+    return [row.get(column) or "" for row in rows]
 
 
 def _need(path: Path, header: Sequence[str], column: str | None) -> None:

@@ -6,19 +6,28 @@ from typing import Literal
 
 from failproof.core import CaseResult
 
-__all__ = ["Verdict", "case_verdict"]
+__all__ = ["Verdict", "case_verdict", "unscored_reason"]
 
 Verdict = Literal["pass", "review", "fail"]
+
+
+def unscored_reason(result: CaseResult) -> str | None:
+    """Why the classifier left the case unscored (a rubric no judge graded), else None."""
+    found = result.scores.get("failproof")
+    why = found.get("unscored") if isinstance(found, dict) else None
+    return str(why) if why and result.classification is None else None
 
 
 def case_verdict(result: CaseResult) -> Verdict:
     """The worst verdict any scorer gave: classifier, probe gate or SAFE label.
 
-    A scorer that raised on the case (its ``scorer_error`` is kept) makes it fail: what was not
-    scored never reads as a pass.
+    A scorer that raised on the case (its ``scorer_error`` is kept), or a rubric no judge graded
+    (``unscored``), makes it fail: what was not scored never reads as a pass.
     """
     verdicts: list[Verdict] = []
     if any(isinstance(v, dict) and "scorer_error" in v for v in result.scores.values()):
+        verdicts.append("fail")
+    if unscored_reason(result) is not None:  # never a pass, whatever the risk gate says
         verdicts.append("fail")
     if result.classification is not None:
         verdicts.append("pass" if result.classification.primary == "pass" else "fail")

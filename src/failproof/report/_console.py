@@ -32,7 +32,7 @@ from failproof.report._present import (
     verdict_line,
 )
 from failproof.report._present_coverage import coverage_of
-from failproof.report._present_judge import judge_title
+from failproof.report._present_judge import decided_note, judge_title
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
@@ -160,7 +160,7 @@ def _why(result: CaseResult) -> Text:
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""
-        return plain(f"{reasons[0].detail}{evidence}", 44)
+        return plain(f"{decided_note(result)}{reasons[0].detail}{evidence}", 44)
     if result.safe_v0 is not None:
         return plain(f"SAFE v0 {result.safe_v0.label}")
     return plain(result.error or result.output, 44)
@@ -180,7 +180,7 @@ def _judge(report: Report) -> Text | None:
     data = report.extensions.get("judge")
     if not isinstance(data, dict):
         return None
-    title = plain(judge_title(data), 200)
+    title = plain(judge_title(data), 400)
     title.stylize("bold")
     parts = [title]
     agreement = data.get("agreement")

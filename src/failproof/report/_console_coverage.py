@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, OverflowMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -25,20 +25,21 @@ def _table(framework: CoverageFramework, run: bool, wrap: bool) -> RichTable:
         pad_edge=False,
         header_style="bold",
     )
-    out.add_column("category", no_wrap=True)
-    out.add_column("name", overflow="fold" if wrap else "ellipsis", no_wrap=not wrap)
-    out.add_column("answers" if run else "cases", justify="right")
+    tested = [c for c in framework.categories if c.tested]
+    widest = max((len(c.code) for c in tested), default=8)
+    fold: OverflowMethod = "fold" if wrap else "ellipsis"
+    out.add_column("category", no_wrap=True, min_width=min(max(widest, 8), 24))
+    out.add_column("name", overflow=fold, no_wrap=not wrap, max_width=40, ratio=2)
+    out.add_column("answers" if run else "cases", justify="right", no_wrap=True, min_width=7)
     if run:
-        out.add_column("failed", justify="right")
-    out.add_column("suites", overflow="fold" if wrap else "ellipsis", no_wrap=not wrap)
-    for category in framework.categories:
-        if not category.tested:
-            continue
-        cells = [_plain(category.code, 16), _plain(category.name, 44), Text(f"{category.cases:,}")]
+        out.add_column("failed", justify="right", no_wrap=True, min_width=6)
+    out.add_column("suites", overflow=fold, no_wrap=not wrap, ratio=3)
+    for category in tested:
+        cells = [_plain(category.code, 24), _plain(category.name, 60), Text(f"{category.cases:,}")]
         if run:
             failed = category.failed or 0
             cells.append(Text(f"{failed:,}", style="red" if failed else ""))
-        cells.append(_plain(", ".join(category.suites), 300 if wrap else 48))
+        cells.append(_plain(", ".join(category.suites), 300 if wrap else 60))
         out.add_row(*cells)
     return out
 

@@ -69,6 +69,8 @@ FIELDS: dict[str, str] = {
     "cluster": "r",
     "x": "r",
     "y": "r",
+    "decided": "e",
+    "why": "s",
 }
 _ENUMS = [name for name, kind in FIELDS.items() if kind == "e"]
 _UNSAFE_JSON = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
@@ -221,6 +223,8 @@ class _Encoder:
             "cluster": point[0],
             "x": _round(point[1], 4),
             "y": _round(point[2], 4),
+            "decided": result.classification.decided_by if result.classification else "",
+            "why": self.text(result.classification.decided_why if result.classification else None),
         }
         for name in _ENUMS:
             values[name] = self.enums[name](str(values[name]))

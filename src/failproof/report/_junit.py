@@ -17,7 +17,9 @@ from typing import Any, TextIO
 from failproof.core import CaseResult
 from failproof.guard import redact
 from failproof.metrics import Summary
+from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
+from failproof.report._present_judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 
@@ -63,6 +65,10 @@ def _details(result: CaseResult) -> tuple[str, str]:
     """The failure's one-line message and its body: every reason, then the output."""
     reasons = result.classification.reasons if result.classification else []
     lines = [f"{r.rule}: {r.detail}" + (f" [{r.evidence}]" if r.evidence else "") for r in reasons]
+    if lines and result.classification is not None and decided_note(result):
+        found = result.classification
+        lines[0] = decided_note(result) + lines[0]
+        lines.append(f"decided by {found.decided_by}: {found.decided_why}")
     if result.safe_v0 is not None:
         scores = result.safe_v0.scores.model_dump()
         label = result.safe_v0.label
@@ -85,6 +91,10 @@ def _details(result: CaseResult) -> tuple[str, str]:
 def _outcome(case: ET.Element, result: CaseResult) -> str:
     """Add the failure / error / skipped element; returns which one (or 'pass')."""
     verdict = case_verdict(result)
+    unscored = unscored_reason(result)
+    if unscored is not None:
+        _element(case, "error", _details(result)[1], type="unscored", message=unscored)
+        return "error"
     if result.primary == "error":
         message, body = _details(result)
         _element(case, "error", body, type="error", message=result.error or message)

@@ -27,6 +27,7 @@ from failproof.report._present import (
     worst_cases,
 )
 from failproof.report._present_ext import Extra, extras
+from failproof.report._present_judge import decided_note
 from failproof.report._present_more import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
@@ -128,7 +129,7 @@ def _reason(result: CaseResult) -> str:
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
-        return md_text(reasons[0].detail, 80) + evidence
+        return md_text(decided_note(result) + reasons[0].detail, 80) + evidence
     if result.safe_v0:
         return md_text(f"SAFE v0 {result.safe_v0.label}")
     return md_text(result.error or "")
@@ -181,7 +182,7 @@ def _sections(report: Report) -> list[str]:
             lines += _whole(extra)
             continue
         for _title, table in extra.tables[:1]:
-            lines += [f"### {md_text(extra.title)}", "", *_table(table), ""]
+            lines += [f"### {md_text(extra.title, 400)}", "", *_table(table), ""]
     return lines
 
 

@@ -6,11 +6,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from failproof.core import CaseResult
 from failproof.report._format import format_value, value_of
 from failproof.report._present import CaseIndex
 from failproof.report._tables import Table, keyed_table, records_table
 
-__all__ = ["judge_extra_parts", "judge_title", "open_field"]
+__all__ = [
+    "decided_note",
+    "decided_words",
+    "judge_extra_parts",
+    "judge_title",
+    "open_field",
+    "usage_words",
+]
 
 
 def open_field(data: object, *path: str) -> Any:
@@ -32,14 +40,55 @@ def _count(data: object, key: str) -> int:
 
 
 def judge_title(data: object) -> str:
-    """``Rules vs LLM judge (spec): N judged, E judge errors, D disagreements``."""
+    """``Rules vs LLM judge (spec, role R): N judged, E judge errors, D disagreements; verdicts
+    by rules n, judge m, rules_fallback k``."""
     spec = open_field(data, "judge")
-    who = f" ({spec})" if isinstance(spec, str) else ""
+    role = open_field(data, "role")
+    named = [str(spec)] if isinstance(spec, str) else []
+    named += [f"role {role}"] if isinstance(role, str) else []
+    who = f" ({', '.join(named)})" if named else ""
+    words = decided_words(data)
+    decided = f"; verdicts by {words}" if words != "–" else ""
+    decided += usage_words(open_field(data, "tokens"))
     return (
         f"Rules vs LLM judge{who}: {_count(data, 'judged'):,} judged, "
         f"{_count(data, 'judge_errors'):,} judge errors, "
-        f"{_count(data, 'disagreement_count'):,} disagreements"
+        f"{_count(data, 'disagreement_count'):,} disagreements{decided}"
     )
+
+
+def usage_words(tokens: object) -> str:
+    """``; 12 judge calls, 3,400 tokens, $0.0021``: what asking the judge used (nothing
+    when no call was made)."""
+    calls = open_field(tokens, "calls")
+    if not isinstance(calls, int) or not calls:
+        return ""
+    used = sum(
+        v
+        for k in ("prompt_tokens", "completion_tokens")
+        if isinstance(v := open_field(tokens, k), int)
+    )
+    cost = open_field(tokens, "cost_usd")
+    price = f", ${cost:.4f}" if isinstance(cost, int | float) else ""
+    return f"; {calls:,} judge calls, {used:,} tokens{price}"
+
+
+def decided_note(result: CaseResult) -> str:
+    """``by judge: `` before a verdict a judge took part in (nothing for a rules-only run)."""
+    found = result.classification
+    if found is None or (found.decided_by == "rules" and not found.decided_why):
+        return ""
+    return f"by {found.decided_by.replace('_', ' ')}: "
+
+
+def decided_words(data: object) -> str:
+    """``rules 12, judge 30, rules fallback 1``: who gave the verdicts of the judged cases."""
+    raw = open_field(data, "decided_by")
+    counts = raw if isinstance(raw, Mapping) else {}
+    words = [
+        f"{str(k).replace('_', ' ')} {v:,}" for k, v in counts.items() if isinstance(v, int) and v
+    ]
+    return ", ".join(words) or "–"
 
 
 def _facts(data: object) -> list[tuple[str, str]]:

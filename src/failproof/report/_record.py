@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pydantic import ValidationError
 
 from failproof.config import ScoringConfig
@@ -28,6 +30,15 @@ def record_notes(report: Report) -> list[str]:
         differences = recorded.versions.differences(installed_versions())
         if differences:
             notes.append("Scored with other versions than installed: " + "; ".join(differences))
+    rubric = report.extensions.get("rubric")
+    waiting = (
+        rubric.get("unscored") if isinstance(rubric, Mapping) else getattr(rubric, "unscored", 0)
+    )
+    if waiting:
+        notes.append(
+            f"{waiting:,} case(s) with rubric expectations are unscored (never a pass): "
+            "no judge graded them; add --judge SPEC (e.g. --judge openai:gpt-4o-mini)."
+        )
     source = config.get("rescored_from")
     if isinstance(source, str):
         notes.append(f"Rescored from run {source} (same answers, new scoring settings).")

@@ -406,6 +406,7 @@
     var chips = $('case-chips');
     chips.replaceChildren(labelled('severity', sev(c.severity)), labelled('class', pill(c.cls, c.cls)),
       labelled('verdict', verdictPill(c.verdict)));
+    if (c.decided) chips.appendChild(labelled('decided by', el('span', 'decided', c.decided.replace('_', ' '))));
     if (c.origin) chips.appendChild(el('span', 'variant', 'variant of ' + c.origin + (c.mutator ? ' · ' + c.mutator : '')));
     var pos = view.indexOf(c);
     if (paging) {
@@ -419,6 +420,7 @@
     $('case-next').disabled = pos < 0 || pos >= view.length - 1;
   }
   function reasonsPart(body, c) {
+    if (c.why) { section(body, 'Decided by ' + c.decided.replace('_', ' ')); body.appendChild(el('p', 'decided-why', c.why)); }
     if (!c.reasons || !c.reasons.length) return;
     section(body, 'Why');
     var ul = el('ul', 'reasons');
