@@ -49,6 +49,7 @@ def with_judge(results: list[CaseResult]) -> list[CaseResult]:
 
 def timeless(section: Any) -> str:
     """The section as JSON, without the SAFE report's clock reading (``generated_at``)."""
+    section = to_jsonable_python(section, by_alias=True)
     if isinstance(section, dict) and section.get("report_type") == "SAFE_v0":
         section = {**section, "generated_at": None}
     return json.dumps(section, default=to_jsonable_python)
