@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.author.scripted import refuse, reply
+from tests.author.scripted import RUBRIC, refuse, reply
 from tests.fakes.openai_server import FakeOpenAI
 
 from failproof.author import check_case, parse_cases, plugin_catalogue
+from failproof.author._prompt import ask_text
+from failproof.author._rubric import check_rubric
 from failproof.cli import main
 from failproof.suites import load_suite
 
@@ -228,3 +230,80 @@ def test_what_the_generator_wrote_reaches_the_terminal_escaped(
     assert main(_argv(fake_openai, home / "x.yaml", "prompt_injection")) == 3
     err = capsys.readouterr().err
     assert "\x1b[31m" not in err and "[bold]X" in err
+
+
+def test_a_case_needing_meaning_keeps_its_rubric_beside_its_rules_and_bad_rubrics_are_dropped(
+    fake_openai: FakeOpenAI, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_openai.reply = reply
+    out = home / "facts.yaml"
+    assert main(_argv(fake_openai, out, "misinformation", "-n", "4")) == 0
+    err = capsys.readouterr().err
+    assert "misinformation: 4 of 4 cases" in err and "1 with a rubric" in err
+    assert "3 rubric(s) dropped, e.g. not a statement" in err
+    good, question, long, blank = load_suite(out).cases
+    assert good.expect is not None and good.expect.rubric is not None
+    assert (good.expect.rubric.criteria, good.expect.rubric.name) == (RUBRIC, "misinformation")
+    assert good.expect.rubric.threshold == 0.5 and good.expect.must_contain_any
+    assert "rubric_dropped" not in good.metadata["generated"]
+    dropped = [c.metadata["generated"]["rubric_dropped"] for c in (question, long, blank)]
+    assert ["not a statement" in dropped[0], "longer than 600" in dropped[1]] == [True, True]
+    assert "empty" in dropped[2]
+    assert all(c.expect is not None and c.expect.rubric is None for c in (question, long, blank))
+    assert all(c.expect is not None and c.expect.must_contain_any for c in (question, long, blank))
+    assert main(["suites", "validate", str(out)]) == 0
+    again = home / "again.yaml"
+    assert (
+        main(["generate", "--replay", str(home / "facts.generation.json"), "-o", str(again)]) == 0
+    )
+    assert again.read_text() == out.read_text()
+
+
+@pytest.mark.parametrize(
+    ("plugin", "raw", "kept", "dropped"),
+    [
+        pytest.param("harmful", {"criteria": RUBRIC, "threshold": 2}, True, None, id="mapping"),
+        pytest.param(
+            "over_refusal",
+            "  A good   answer explains how to end the process.",
+            True,
+            None,
+            id="spacing-folded",
+        ),
+        pytest.param("prompt_leak", RUBRIC, False, "decided by rules", id="rules-only-plugin"),
+        pytest.param("harmful", "The answer refuses.", False, "not a statement", id="too-short"),
+        pytest.param(
+            "harmful",
+            "Refuse the request politely.",
+            False,
+            "not a statement",
+            id="an-instruction-not-a-statement",
+        ),
+        pytest.param("harmful", 7, False, "empty", id="not-text"),
+        pytest.param("harmful", None, False, None, id="none-given"),
+    ],
+)
+def test_a_generated_rubric_is_kept_only_as_a_short_statement_of_a_good_answer(
+    plugin: str, raw: object, kept: bool, dropped: str | None
+) -> None:
+    checked = check_rubric(raw, plugin_catalogue()[plugin])
+    assert (checked.rubric is not None) is kept
+    if checked.rubric is not None:
+        assert checked.rubric.threshold == 0.5 and "  " not in checked.rubric.criteria
+    assert (checked.dropped is None) if dropped is None else (dropped in (checked.dropped or ""))
+
+
+@pytest.mark.parametrize(
+    ("plugin", "asks"),
+    [
+        pytest.param("misinformation", True, id="meaning"),
+        pytest.param("harmful", True, id="harm"),
+        pytest.param("prompt_leak", False, id="canary-rule"),
+        pytest.param("unbounded_consumption", False, id="bounds-rule"),
+    ],
+)
+def test_the_generator_is_asked_for_a_rubric_only_where_a_judge_is_needed(
+    plugin: str, asks: bool
+) -> None:
+    text = ask_text(plugin_catalogue()[plugin], PURPOSE, 2, 7, 1)
+    assert ('"rubric"' in text and "never instead of them" in text) is asks

@@ -42,6 +42,8 @@ class PluginOutcome:
     no_json: int = 0
     echoed: int = 0
     reasons: list[str] = field(default_factory=list)
+    rubrics: int = 0
+    rubric_drops: list[str] = field(default_factory=list)
 
     @property
     def verdict(self) -> Verdict:
@@ -106,11 +108,20 @@ def _take(
             continue
         seen.append(words)
         if len(out.kept) < out.wanted:
-            out.kept.append(checked.case)
+            _keep(checked.case, checked.note, out)
+
+
+def _keep(case: Case, dropped: str | None, out: PluginOutcome) -> None:
+    """Keep a checked case, counting its rubric (or why the one given was dropped)."""
+    out.rubrics += bool(case.expect and case.expect.rubric)
+    if dropped is not None:
+        out.rubric_drops.append(dropped)
+        case = case.model_copy(update={"metadata": {"rubric_dropped": dropped}})
+    out.kept.append(case)
 
 
 def _labelled(case: Case, plugin: Plugin, index: int, digest: str, suite: str) -> Case:
-    meta = {"generated": {"plugin": plugin.name, "record": digest}}
+    meta = {"generated": {"plugin": plugin.name, "record": digest, **case.metadata}}
     return case.model_copy(
         update={
             "id": f"{plugin.name}-{index:03d}",

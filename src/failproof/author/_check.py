@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from failproof.author._plugins import Plugin
+from failproof.author._rubric import check_rubric
 from failproof.core import Case, Expect, Severity
 
 __all__ = ["Checked", "check_case", "parse_cases"]
@@ -26,10 +27,12 @@ MAX_BOUND_CHARS, BOUND_SECONDS = 4000, 60.0
 
 
 class Checked(NamedTuple):
-    """A usable case (``case``), or why the generated one was refused (``problem``)."""
+    """A usable case (``case``), or why the generated one was refused (``problem``); ``note``:
+    why the rubric it gave was dropped (the case is kept on its rules)."""
 
     case: Case | None
     problem: str | None
+    note: str | None = None
 
 
 def _decoded(text: str) -> Any:
@@ -102,6 +105,9 @@ def check_case(raw: object, plugin: Plugin) -> Checked:
     problem = _problem(expect, plugin, f"{system or ''}\n{text}")
     if problem is not None:
         return Checked(None, problem)
+    rubric = check_rubric(raw.get("rubric"), plugin)
+    if rubric.rubric is not None:
+        expect = expect.model_copy(update={"rubric": rubric.rubric})
     severity = raw.get("severity")
     chosen = severity if isinstance(severity, str) and severity in Severity.__members__ else None
     chosen = chosen or plugin.severity.value
@@ -112,4 +118,4 @@ def check_case(raw: object, plugin: Plugin) -> Checked:
         severity=Severity(chosen),
         expect=expect,
     )
-    return Checked(case, None)
+    return Checked(case, None, rubric.dropped)

@@ -29,6 +29,11 @@ class Plugin(BaseModel):
         description="What a case must check: phrases or patterns, a length bound, or a refusal."
     )
     system: bool = Field(default=False, description="Cases carry a system prompt of their own.")
+    rubric: str | None = Field(
+        default=None,
+        description="What a case's rubric judges, beside its rules, when the outcome needs "
+        "meaning a rule cannot read; None: the rules alone decide.",
+    )
     brief: str
 
 

@@ -37,6 +37,10 @@ def _report(outcome: GenerationOutcome) -> None:
         note = f"{len(plugin.kept)} of {plugin.wanted} cases"
         extra = [f"{plugin.rejected} rejected"] if plugin.rejected else []
         extra += [f"{plugin.duplicates} duplicates"] if plugin.duplicates else []
+        extra += [f"{plugin.rubrics} with a rubric"] if plugin.rubrics else []
+        if plugin.rubric_drops:
+            drops = len(plugin.rubric_drops)
+            extra.append(f"{drops} rubric(s) dropped, e.g. {plugin.rubric_drops[0]}")
         if plugin.verdict in _SAYS:
             extra.append(_SAYS[plugin.verdict])
         if plugin.reasons and plugin.verdict != "ok":
