@@ -25,10 +25,17 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+#: Ray turns on token authentication for a cluster started with ``ray start`` whenever a token
+#: file lies in the home folder (a local ``ray.init`` writes one), and a client then fails to
+#: join it. The test's own cluster and its client both run with authentication off, so the test
+#: does not depend on what earlier Ray runs left in the home folder.
+RAY_ENV = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled"}
+
+
 def _ray(*args: str) -> subprocess.CompletedProcess[str]:
     ray = str(Path(sys.executable).with_name("ray"))
     return subprocess.run(
-        [ray, *args], capture_output=True, text=True, timeout=GUARD_S, check=False
+        [ray, *args], capture_output=True, text=True, timeout=GUARD_S, check=False, env=RAY_ENV
     )
 
 
@@ -68,9 +75,8 @@ def test_a_cluster_that_dies_mid_run_is_exit_3_with_the_resume_command(
         f"python:{workdir / 'bot.py'}:f",
     ]
     command += ["--executor", f"ray:{own_cluster}", "--timeout", "1000", "-f", "json"]
-    env = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
     process = subprocess.Popen(
-        command, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command, cwd=workdir, env=RAY_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:
         wait_until(lambda: (workdir / "started").exists(), process, "no case was started")
