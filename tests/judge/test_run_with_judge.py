@@ -327,3 +327,13 @@ def test_the_judges_calls_tokens_and_cost_are_in_the_report(
     folder = workdir / "failproof-results" / first["run"]["id"]
     markdown = (folder / "report.md").read_text()
     assert "6 judge calls, 60 tokens" in markdown, markdown[:2000]
+
+
+@pytest.mark.parametrize("role", ["advise", "hybrid", "decide"])
+def test_a_judge_role_without_a_judge_is_refused_before_anything_is_sent(
+    fake_openai: FakeOpenAI, scripted: str, capsys: pytest.CaptureFixture[str], role: str
+) -> None:
+    code = run(fake_openai, scripted, "--judge-role", role)
+    assert code == 3
+    assert f"--judge-role {role} needs a judge" in capsys.readouterr().err
+    assert fake_openai.total == 0

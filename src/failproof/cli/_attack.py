@@ -14,6 +14,7 @@ from failproof.cli._judge import (
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
+    check_judge_role,
     judge_flags,
 )
 from failproof.cli._output import stderr
@@ -246,6 +247,7 @@ def attack(
     settings = with_judge_key(
         settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm, **flags)
     )
+    check_judge_role(judge_role, settings.judge.spec)
     chosen = attack_formats(format)
     if replay:
         with Store(settings.db_path) as store:

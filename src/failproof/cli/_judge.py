@@ -6,7 +6,16 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["JudgeBaseUrlOpt", "JudgeKeyEnvOpt", "JudgeOpt", "JudgeRoleOpt", "judge_flags"]
+from failproof.errors import ConfigError
+
+__all__ = [
+    "JudgeBaseUrlOpt",
+    "JudgeKeyEnvOpt",
+    "JudgeOpt",
+    "JudgeRoleOpt",
+    "check_judge_role",
+    "judge_flags",
+]
 
 JudgeOpt = Annotated[
     str | None,
@@ -54,3 +63,12 @@ def judge_flags(
         "judge__api_key_env": api_key_env,
         "judge__role": role,
     }
+
+
+def check_judge_role(role: str | None, spec: str | None) -> None:
+    """A ``--judge-role`` with no judge to play it is a mistake to say, not a flag to ignore."""
+    if role is not None and spec is None:
+        raise ConfigError(
+            f"--judge-role {role} needs a judge",
+            hint="add --judge SPEC (or set judge.spec in the config), or drop --judge-role",
+        )

@@ -24,6 +24,7 @@ from failproof.cli._judge import (
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
+    check_judge_role,
     judge_flags,
 )
 from failproof.cli._output import emit_reports, run_folder, say, stderr
@@ -375,6 +376,7 @@ def run(
         **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     }
     settings = with_judge_key(settings_from(config, **flags))
+    check_judge_role(judge_role, settings.judge.spec)
     if resume and (only or category or severity or sample):
         raise ConfigError(
             "--resume finishes the run's own selection of cases",

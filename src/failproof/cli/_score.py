@@ -23,6 +23,7 @@ from failproof.cli._judge import (
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
+    check_judge_role,
     judge_flags,
 )
 from failproof.cli._output import emit_reports, say
@@ -79,6 +80,7 @@ def score(
         **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     )
     settings = with_judge_key(settings)
+    check_judge_role(judge_role, settings.judge.spec)
     selection = selection_from(only, category, severity, sample, seed)
     outcome = score_responses(
         responses,
