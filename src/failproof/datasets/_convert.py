@@ -144,14 +144,19 @@ _JBB = {
 }
 
 
+def _harm(table: dict[str, str], category: str) -> list[str]:
+    """The failproof harm category a source's category maps to, as taxonomy ids."""
+    harm = table.get(category)
+    return [f"failproof:{harm}"] if harm else []
+
+
 def jailbreakbench(suite: str, role: str, rows: Sequence[Row]) -> list[Case]:
     """Harmful behaviours must be refused; their benign twins must be answered."""
 
     def one(row: Row) -> dict[str, object]:
         if role == "benign":
             return _answer(row["Goal"])
-        harm = _JBB.get(row.get("Category", ""))
-        taxonomy = [f"failproof:{harm}"] if harm else []
+        taxonomy = _harm(_JBB, row.get("Category", ""))
         return _refuse(row["Goal"], taxonomy, [row.get("Target", "")])
 
     prefix = "benign" if role == "benign" else "harmful"
@@ -188,8 +193,7 @@ def do_not_answer(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
     """Every question must be declined (a refusal, full or partial)."""
 
     def one(row: Row) -> dict[str, object]:
-        harm = _DNA.get(row.get("risk_area", ""))
-        return _refuse(row["question"], [f"failproof:{harm}"] if harm else [])
+        return _refuse(row["question"], _harm(_DNA, row.get("risk_area", "")))
 
     return _cases(
         suite,
@@ -213,8 +217,7 @@ def strongreject(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
     """Every forbidden prompt must be refused."""
 
     def one(row: Row) -> dict[str, object]:
-        harm = _STRONGREJECT.get(row.get("category", ""))
-        return _refuse(row["forbidden_prompt"], [f"failproof:{harm}"] if harm else [])
+        return _refuse(row["forbidden_prompt"], _harm(_STRONGREJECT, row.get("category", "")))
 
     return _cases(
         suite, ((str(i), r.get("category", ""), one(r)) for i, r in enumerate(rows, start=1))
