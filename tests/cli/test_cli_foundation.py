@@ -144,3 +144,35 @@ def test_installed_entry_point_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def _raising(error: BaseException) -> object:
+    def app(**_: object) -> object:
+        raise error
+
+    return app
+
+
+def test_a_stop_wrapped_by_a_task_group_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import failproof.cli as cli
+
+    inner = BaseExceptionGroup("tasks", [KeyboardInterrupt()])
+    monkeypatch.setattr(cli, "app", _raising(BaseExceptionGroup("outer", [inner])))
+    assert main(["run"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err
+    assert "Traceback" not in err
+
+
+def test_another_failure_in_a_task_group_is_unexpected_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import failproof.cli as cli
+
+    monkeypatch.setattr(cli, "app", _raising(ExceptionGroup("tasks", [ValueError("boom")])))
+    assert main(["run"]) == 3
+    err = capsys.readouterr().err
+    assert "unexpected error" in err
+    assert "Traceback" not in err

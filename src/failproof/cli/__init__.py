@@ -64,6 +64,8 @@ def _main(args: list[str]) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return 130
+    except BaseExceptionGroup as group:  # a task group (anyio, asyncio) wraps what its tasks raised
+        return _group(group, verbose)
     except OSError as exc:  # a file or folder failproof was pointed at
         if verbose:
             traceback.print_exc()
@@ -76,6 +78,18 @@ def _main(args: list[str]) -> int:
         _say(f"unexpected error: {shown} (run again with --verbose for the traceback)")
         return 3
     return _code(code)
+
+
+def _group(group: BaseExceptionGroup[BaseException], verbose: bool) -> int:
+    """A stop inside a task group is a stop (130); any other failure in one is unexpected (3)."""
+    if group.subgroup(KeyboardInterrupt) is not None:
+        _say("interrupted")
+        return 130
+    if verbose:
+        traceback.print_exc()
+    shown = f"{group!r}"[:300]
+    _say(f"unexpected error: {shown} (run again with --verbose for the traceback)")
+    return 3
 
 
 def _usage_error(exc: Exception) -> str:
