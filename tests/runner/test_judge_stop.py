@@ -8,8 +8,10 @@ holds the fourth without answering.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -142,3 +144,54 @@ def test_a_stop_with_judge_calls_pending_ends_at_once_and_keeps_every_answer(
     ]
     assert rows(db, "SELECT case_id FROM kept_answers") == []
     assert rows(db, "SELECT status FROM runs") == [("finished",)]
+
+
+def score(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home"), "OPENAI_API_KEY": "sk-test"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "failproof", *args],
+        cwd=tmp_path, env=env, text=True, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_scoring_stopped_while_the_judge_holds_prints_the_command_that_finishes_it(
+    tmp_path: Path, judge: FakeOpenAI
+) -> None:
+    cases = [{"id": f"q{i}", "input": f"q{i}", "expect": {"refusal": "required"}} for i in range(4)]
+    write_suite(tmp_path / "s.yaml", "s", cases)
+    answers = "".join(json.dumps({"case_id": f"q{i}", "output": REFUSAL}) + "\n" for i in range(4))
+    (tmp_path / "answers.jsonl").write_text(answers, encoding="utf-8")
+    flags = ["--judge", "openai:judge", "--judge-base-url", judge.base_url]
+    process = score(tmp_path, "score", "answers.jsonl", "-s", "s.yaml", *flags)
+    db = tmp_path / "home/failproof.db"
+    wait_until(
+        lambda: (
+            len(rows(db, "SELECT key FROM judge_cache")) == 2
+            and judge.counts["q2"] == 1
+            and judge.holding == 1
+        ),
+        process,
+        "the judge was never left pending",
+    )
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+
+    assert judge.holding == 1
+    assert process.returncode == 130
+    assert rows(db, "SELECT status FROM runs") == [("interrupted",)]
+    assert "Traceback" not in err
+    again = err.split("score again with: ", 1)[1].strip()
+    assert shlex.split(again) == ["failproof", "score", "answers.jsonl", "-s", "s.yaml", *flags]
+    assert len(rows(db, "SELECT key FROM judge_cache")) == 2  # every verdict received
+
+    finished = score(tmp_path, *shlex.split(again)[1:])
+    _, err = finished.communicate(timeout=120)
+    assert finished.returncode == 0, err
+    assert dict(judge.counts) == {"q0": 1, "q1": 1, "q2": 2, "q3": 2}  # only what was missing
+    assert len(rows(db, "SELECT key FROM judge_cache")) == 4

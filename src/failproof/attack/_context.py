@@ -133,10 +133,10 @@ class AttackContext:
         case = self.case.model_copy(
             update={"system": system, "task": None, "input": user, "turns": [], "expect": None}
         )
-        step, _, fresh = await self._step(case, "attacker", round=round)
+        step, _, stored = await self._step(case, "attacker", round=round)
         declined = step.error is not None or attacker_declined(step.output)
         self.declined_in_a_row = self.declined_in_a_row + 1 if declined else 0
-        return self._keep(step, fresh=fresh)
+        return self._keep(step, fresh=stored is None)
 
     async def send(
         self,
@@ -155,7 +155,9 @@ class AttackContext:
             raise BudgetSpent
         update = {"task": None, "input": list(messages), "turns": []}
         case = self.case.model_copy(update={**update, "expect": expect or self.case.expect})
-        step, response, fresh = await self._step(case, "target", round=round)
+        step, response, stored = await self._step(case, "target", round=round)
+        if stored is None:  # the answer is stored before it is scored: a stop loses no answer
+            self.record(step)
         result = await self.score(case, response)
         risk = result.case_score.risk_score if result.case_score is not None else None
         broken = result.primary in breaks_on
@@ -168,12 +170,14 @@ class AttackContext:
             "score": 1.0 if broken else round_score(risk),
         }
         links = {"parent": parent, "source": source, "note": note}
-        return self._keep(step.model_copy(update={**verdict, **links}), fresh=fresh)
+        unscored = stored is None or stored.primary is None  # its verdict is not stored yet
+        return self._keep(step.model_copy(update={**verdict, **links}), fresh=unscored)
 
     async def _step(
         self, case: Case, kind: Literal["attacker", "target"], *, round: int
-    ) -> tuple[AttackStep, Response, bool]:
-        """The step's answer: the stored one when the journal has it, else a call."""
+    ) -> tuple[AttackStep, Response, AttackStep | None]:
+        """The step's answer: the stored one when the journal has it (returned too), else a
+        call."""
         messages = case.messages()
         request = request_hash(messages)
         stored = self.journal.take(kind, request)
@@ -199,7 +203,7 @@ class AttackContext:
             tool_uses=response.tool_uses,
             tool_limit=response.tool_limit,
         )
-        return step, response, stored is None
+        return step, response, stored
 
     def _keep(self, step: AttackStep, *, fresh: bool) -> AttackStep:
         self.steps.append(step)

@@ -18,8 +18,25 @@ __all__ = [
     "PatternsOpt",
     "VerboseOpt",
     "app",
+    "command_line",
+    "remember_command_line",
     "settings_from",
 ]
+
+_INVOKED: list[str] = []
+
+
+def remember_command_line(args: list[str]) -> None:
+    """Keep the arguments failproof was started with (`command_line` repeats them)."""
+    _INVOKED[:] = args
+
+
+def command_line() -> str:
+    """The command as it was typed, quoted for a shell: what to run again to finish a job."""
+    import shlex
+
+    return shlex.join(["failproof", *_INVOKED])
+
 
 app = typer.Typer(
     name="failproof",

@@ -17,7 +17,7 @@ from failproof.cli._judge import (
     check_judge_role,
     judge_flags,
 )
-from failproof.cli._output import stderr
+from failproof.cli._output import say, stderr
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -118,7 +118,7 @@ def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple
             )
     except AttackInterrupted as stop:
         store.close()
-        stderr.print(f"failproof: {stop}; resume with: failproof attack --resume {attack_id}")
+        say(f"failproof: {stop}; resume with: failproof attack --resume {attack_id}")
         raise typer.Exit(130) from None
     return done, store
 

@@ -15,6 +15,7 @@ from failproof.cli._app import (
     PatternsOpt,
     VerboseOpt,
     app,
+    command_line,
     settings_from,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
@@ -70,7 +71,7 @@ def score(
     """
     from failproof.config import with_judge_key
     from failproof.report import exit_code
-    from failproof.runner import score_responses
+    from failproof.runner import ScoreInterrupted, score_responses
     from failproof.safe import load_safe_config
 
     settings = settings_from(
@@ -82,14 +83,20 @@ def score(
     settings = with_judge_key(settings)
     check_judge_role(judge_role, settings.judge.spec)
     selection = selection_from(only, category, severity, sample, seed)
-    outcome = score_responses(
-        responses,
-        suite,
-        settings=settings,
-        safe_config=load_safe_config,
-        selection=selection,
-        executor=executor_from(executor, workers),
-    )
+    try:
+        outcome = score_responses(
+            responses,
+            suite,
+            settings=settings,
+            safe_config=load_safe_config,
+            selection=selection,
+            executor=executor_from(executor, workers),
+        )
+    except ScoreInterrupted as stop:
+        judged = settings.judge.spec is not None
+        kept = " (the judge's verdicts so far are kept and not asked again)" if judged else ""
+        say(f"failproof: {stop}{kept}; score again with: {command_line()}")
+        raise typer.Exit(130) from None
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")

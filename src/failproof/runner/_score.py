@@ -14,6 +14,7 @@ from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
 from failproof.runner._record import SafeSource, resolve_scoring
+from failproof.runner._run import stop_signals
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
@@ -21,7 +22,7 @@ from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
 from failproof.targets import RecordedResponses, ReplayTarget, load_responses
 
-__all__ = ["ScoreOutcome", "score_responses"]
+__all__ = ["ScoreInterrupted", "ScoreOutcome", "score_responses"]
 
 
 @dataclass
@@ -77,17 +78,7 @@ def score_responses(
             plan = _replay_plan(run, cases, recorded, scoring, scorer_list, settings)
             executor.execute(plan, db, ())
         else:
-            asyncio.run(
-                execute_cases(
-                    cases,
-                    ReplayTarget(recorded),
-                    run_id=run.id,
-                    store=db,
-                    scorers=scorer_list,
-                    concurrency=1,
-                    timeout_s=settings.run.timeout_s,
-                )
-            )
+            _score_here(run, cases, recorded, db, scorer_list, settings)
         finished = utc_now()
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
@@ -98,6 +89,40 @@ def score_responses(
             db.close()
     every_case = [case for suite in every for case in suite.cases]
     return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(every_case))
+
+
+class ScoreInterrupted(Exception):
+    """Scoring was stopped (Ctrl-C, SIGTERM); the judge's verdicts received are in its cache."""
+
+    def __init__(self, run_id: str, done: int, total: int) -> None:
+        super().__init__(f"scoring of run {run_id} interrupted after {done} of {total} results")
+        self.run_id = run_id
+
+
+def _score_here(
+    run: Run,
+    cases: list[Case],
+    recorded: RecordedResponses,
+    store: Store,
+    scorers: list[Scorer],
+    settings: Settings,
+) -> None:
+    """Score in this process; a stop drops the judge's pending questions and marks the run."""
+    work = execute_cases(
+        cases,
+        ReplayTarget(recorded),
+        run_id=run.id,
+        store=store,
+        scorers=scorers,
+        concurrency=1,
+        timeout_s=settings.run.timeout_s,
+    )
+    try:
+        with stop_signals():
+            asyncio.run(work)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        store.finish_run(run.id, "interrupted")
+        raise ScoreInterrupted(run.id, store.count_results(run.id), len(cases)) from None
 
 
 def _replay_plan(

@@ -403,10 +403,11 @@ class Store(McpRecords, KeptAnswers):
         return attack.model_copy(update={"status": row[1], "finished_at": finished})
 
     def add_attack_step(self, attack_id: str, step: AttackStep) -> None:
-        """Store one step of an attack and commit, so that a crash right after loses nothing."""
+        """Store one step of an attack and commit, so that a crash right after loses nothing (a
+        target's answer is stored before it is scored, then again with its verdict)."""
         with self._db:
             self._db.execute(
-                "INSERT INTO attack_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO attack_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     attack_id,
                     step.suite,

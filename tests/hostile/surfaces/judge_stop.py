@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -232,4 +233,48 @@ def attempts() -> list[Attempt]:
     def attempt(name: str) -> Attempt:
         return Attempt(f"judge-stop/{name}", lambda folder: run_scene(folder, SCENES[name]))
 
-    return [attempt(name) for name in SCENES]
+    found = [attempt(name) for name in SCENES]
+    found += [
+        Attempt("judge-stop/score-sigterm", lambda folder: score_scene(folder, signal.SIGTERM)),
+        Attempt("judge-stop/score-sigint", lambda folder: score_scene(folder, signal.SIGINT)),
+    ]
+    return found
+
+
+def score_scene(folder: Path, stop: signal.Signals) -> None:
+    """``failproof score`` of recorded answers, stopped while the judge holds one question and
+    rate-limits another: it ends at once, prints the command that finishes the job, and that
+    command asks the judge only the questions it never answered."""
+    script = {"response:q1": held(), "response:q2": refused(429, "7200")}
+    judge = FakeOpenAI(default=Answer(VERDICT), script=script, key=question)  # type: ignore[arg-type]
+    (folder / "answers.jsonl").write_text(
+        "".join(f'{{"case_id": "q{i}", "output": "{REFUSAL}"}}\n' for i in range(3)), "utf-8"
+    )
+    with ServerThread(judge):
+        suite = _suite(folder, Scene(3, {}, 0, 0))
+        args = ["score", "answers.jsonl", "-s", str(suite), "--judge", "openai:j"]
+        process = _start_command(folder, *args, "--judge-base-url", judge.base_url)
+        db = folder / "home/failproof.db"
+        ready = _ready(Scene(3, {}, 1, 1, ("response:q2",)), judge, db)
+        wait_until(ready, process, "the judge was never left pending")
+        asked = dict(judge.counts)
+        os.killpg(process.pid, stop)
+        err = _ended(process)
+        check(process.returncode == 130, f"exit {process.returncode}: {err[-300:]}")
+        check(judge.holding == 1 and dict(judge.counts) == asked, "the judge was waited for")
+        check("Traceback" not in err, err[-400:])
+        again = err.partition("score again with: ")[2].strip()
+        check(again.startswith("failproof score "), f"no command to finish: {err[-300:]}")
+        finished = _start_command(folder, *shlex.split(again)[1:])
+        err = _ended(finished)
+        check(finished.returncode == 0, f"exit {finished.returncode}: {err[-300:]}")
+        check(judge.counts["response:q0"] == 1, "the judge was asked again for a verdict it gave")
+
+
+def _start_command(folder: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "FAILPROOF_HOME": str(folder / "home"), "OPENAI_API_KEY": "sk-judge"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "failproof", *args],
+        cwd=folder, env=env, text=True, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
