@@ -6,6 +6,15 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.core._attack import Attack, AttackStep
+    from failproof.core._capabilities import (
+        NEEDS,
+        Capabilities,
+        Feature,
+        Unsupported,
+        needs_of,
+        too_long,
+        unsupported_by,
+    )
     from failproof.core._case import (
         MAX_TURNS,
         Case,
@@ -63,15 +72,18 @@ __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOOL_CALLS",
     "MAX_TURNS",
+    "NEEDS",
     "PRIMARY_CLASSES",
     "Attack",
     "AttackStep",
+    "Capabilities",
     "Case",
     "CaseResult",
     "CaseScore",
     "Classification",
     "DecidedBy",
     "Expect",
+    "Feature",
     "ForbiddenCall",
     "Interval",
     "McpServer",
@@ -98,12 +110,16 @@ __all__ = [
     "ToolUse",
     "Turn",
     "TurnResult",
+    "Unsupported",
     "check_taxonomy_id",
     "is_run_id",
+    "needs_of",
     "parse_json_output",
     "re2_compiled",
     "re2_problem",
     "taxonomy_catalogue",
+    "too_long",
+    "unsupported_by",
     "utc_now",
 ]
 
@@ -112,6 +128,15 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
         __name__,
         {
             "._attack": ("Attack", "AttackStep"),
+            "._capabilities": (
+                "NEEDS",
+                "Capabilities",
+                "Feature",
+                "Unsupported",
+                "needs_of",
+                "too_long",
+                "unsupported_by",
+            ),
             "._case": (
                 "MAX_TURNS",
                 "Case",

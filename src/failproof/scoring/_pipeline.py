@@ -10,11 +10,11 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from failproof.config import ScoringConfig, Settings
-from failproof.core import Case, CaseResult, Classification, Reason, Response
+from failproof.core import Case, CaseResult, Classification, Reason, Response, Unsupported
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._per_case import per_case
 
-__all__ = ["ScorerWarning", "build_scorers", "score_case"]
+__all__ = ["ScorerWarning", "build_scorers", "score_case", "unsupported_result"]
 
 
 @functools.cache
@@ -77,6 +77,23 @@ def score_case(
         tool_limit=response.tool_limit,
         scores=scores,
         **updates,
+    )
+
+
+def unsupported_result(case: Case, why: Unsupported, *, sample: int = 0) -> CaseResult:
+    """The result of a case that was not sent (``why``): no answer, no score, never a pass."""
+    return CaseResult(
+        case_id=case.id,
+        suite=case.suite,
+        category=case.category,
+        severity=case.severity.value,
+        sample=sample,
+        unsupported=why,
+        task=case.task,
+        failure_modes=list(case.failure_modes),
+        taxonomy=list(case.taxonomy),
+        archetype=case.archetype,
+        metadata=dict(case.metadata),
     )
 
 

@@ -26,11 +26,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target, targets
 
-__all__ = ["PythonTarget", "in_daemon_thread", "load_callable", "to_response"]
+__all__ = [
+    "PythonTarget",
+    "callable_capabilities",
+    "in_daemon_thread",
+    "load_callable",
+    "to_response",
+]
 
 
 def _load_module(name: str) -> Any:
@@ -79,6 +85,15 @@ def _wants_messages(fn: Callable[..., Any]) -> bool:
     except (TypeError, ValueError):
         return False
     return bool(params) and params[0].name in ("messages", "msgs")
+
+
+def callable_capabilities(*, messages_only: bool) -> Capabilities:
+    """What a ``python:`` callable can take: everything, or no tools when it gets messages."""
+    if not messages_only:
+        return Capabilities()
+    return Capabilities(
+        tools=False, because="its callable takes the messages, which carry no tools"
+    )
 
 
 def to_response(value: Any, latency_ms: float) -> Response:
@@ -138,6 +153,11 @@ class PythonTarget(Target):
 
     def identity(self) -> dict[str, Any]:
         return {"name": self.name, "callable": self.reference}
+
+    def capabilities(self) -> Capabilities:
+        """A callable given the `Case` sees its tools and may answer with tool calls (a
+        `Response`); one given the messages sees none."""
+        return callable_capabilities(messages_only=self.messages_only)
 
     async def generate(self, case: Case) -> Response:
         arg: Any = case
