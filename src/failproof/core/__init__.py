@@ -6,15 +6,7 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.core._attack import Attack, AttackStep
-    from failproof.core._capabilities import (
-        NEEDS,
-        Capabilities,
-        Feature,
-        Unsupported,
-        needs_of,
-        too_long,
-        unsupported_by,
-    )
+    from failproof.core._capabilities import Capabilities, Unsupported
     from failproof.core._case import (
         MAX_TURNS,
         Case,
@@ -72,7 +64,6 @@ __all__ = [
     "MAX_OUTPUT_CHARS",
     "MAX_TOOL_CALLS",
     "MAX_TURNS",
-    "NEEDS",
     "PRIMARY_CLASSES",
     "Attack",
     "AttackStep",
@@ -83,7 +74,6 @@ __all__ = [
     "Classification",
     "DecidedBy",
     "Expect",
-    "Feature",
     "ForbiddenCall",
     "Interval",
     "McpServer",
@@ -113,13 +103,10 @@ __all__ = [
     "Unsupported",
     "check_taxonomy_id",
     "is_run_id",
-    "needs_of",
     "parse_json_output",
     "re2_compiled",
     "re2_problem",
     "taxonomy_catalogue",
-    "too_long",
-    "unsupported_by",
     "utc_now",
 ]
 
@@ -128,15 +115,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
         __name__,
         {
             "._attack": ("Attack", "AttackStep"),
-            "._capabilities": (
-                "NEEDS",
-                "Capabilities",
-                "Feature",
-                "Unsupported",
-                "needs_of",
-                "too_long",
-                "unsupported_by",
-            ),
+            "._capabilities": ("Capabilities", "Unsupported"),
             "._case": (
                 "MAX_TURNS",
                 "Case",

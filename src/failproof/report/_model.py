@@ -11,7 +11,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from failproof.config import Settings
-from failproof.core import CaseResult, Feature, Run, utc_now
+from failproof.core import CaseResult, Run, utc_now
+from failproof.core._capabilities import Feature
 from failproof.metrics import (
     AggregateMetrics,
     Observability,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 
 from failproof.config import ScoringConfig
-from failproof.core import NEEDS
+from failproof.core._capabilities import NEEDS
 from failproof.report._model import Report
 from failproof.scoring import installed_versions
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
-from failproof.core import NEEDS, CaseResult, Suite, Unsupported
+from failproof.core import CaseResult, Suite, Unsupported
+from failproof.core._capabilities import NEEDS
 from failproof.runner._engine import ResultSink, flush_sinks
-from failproof.scoring import unsupported_result
+from failproof.scoring._pipeline import unsupported_result
 from failproof.store import Store
 from failproof.targets import Target
 

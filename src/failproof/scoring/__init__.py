@@ -8,12 +8,7 @@ if TYPE_CHECKING:
     from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
     from failproof.scoring._classifier import accuracy_of, rules_classification
     from failproof.scoring._classify_rules import RULES
-    from failproof.scoring._pipeline import (
-        ScorerWarning,
-        build_scorers,
-        score_case,
-        unsupported_result,
-    )
+    from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
     from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
     from failproof.scoring._versions import installed_versions
 
@@ -32,7 +27,6 @@ __all__ = [
     "rules_classification",
     "score_case",
     "scorers",
-    "unsupported_result",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
@@ -42,7 +36,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._base": ("RESULT_FIELDS", "Evidence", "Scorer", "scorers"),
             "._classifier": ("accuracy_of", "rules_classification"),
             "._classify_rules": ("RULES",),
-            "._pipeline": ("ScorerWarning", "build_scorers", "score_case", "unsupported_result"),
+            "._pipeline": ("ScorerWarning", "build_scorers", "score_case"),
             "._refusal": ("asked", "harm_verdict", "refusal_verdict"),
             "._versions": ("installed_versions",),
         },

@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Self
 
-from failproof.core import Capabilities, Case, Response, Unsupported, unsupported_by
+from failproof.core import Capabilities, Case, Response, Unsupported
+from failproof.core._capabilities import unsupported_by
 from failproof.errors import TargetError
 from failproof.registry import Registry
 

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from failproof.core import Capabilities, Case, Response, Unsupported, too_long
+from failproof.core import Capabilities, Case, Response, Unsupported
+from failproof.core._capabilities import too_long
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._llama import Answer, LlamaEngine, engine_version

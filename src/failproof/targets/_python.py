@@ -29,14 +29,9 @@ from typing import Any
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target, targets
+from failproof.targets._callable import callable_capabilities
 
-__all__ = [
-    "PythonTarget",
-    "callable_capabilities",
-    "in_daemon_thread",
-    "load_callable",
-    "to_response",
-]
+__all__ = ["PythonTarget", "in_daemon_thread", "load_callable", "to_response"]
 
 
 def _load_module(name: str) -> Any:
@@ -85,15 +80,6 @@ def _wants_messages(fn: Callable[..., Any]) -> bool:
     except (TypeError, ValueError):
         return False
     return bool(params) and params[0].name in ("messages", "msgs")
-
-
-def callable_capabilities(*, messages_only: bool) -> Capabilities:
-    """What a ``python:`` callable can take: everything, or no tools when it gets messages."""
-    if not messages_only:
-        return Capabilities()
-    return Capabilities(
-        tools=False, because="its callable takes the messages, which carry no tools"
-    )
 
 
 def to_response(value: Any, latency_ms: float) -> Response:

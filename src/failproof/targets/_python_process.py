@@ -25,7 +25,7 @@ from typing import Any
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target
-from failproof.targets._python import callable_capabilities
+from failproof.targets._callable import callable_capabilities
 
 __all__ = ["PythonProcessTarget"]
 
