@@ -14,7 +14,7 @@ from failproof.core import Run, Suite, Unsupported, utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import CallStats
-from failproof.runner._engine import EngineStats, ResultSink
+from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._pool import PoolScoring, can_fork
@@ -38,11 +38,15 @@ _NEVER_CACHED = frozenset({"mock", "replay"})
 class RunInterrupted(Exception):
     """The run was stopped (Ctrl-C, SIGTERM); what finished is stored, ``--resume`` finishes it."""
 
-    def __init__(self, run_id: str, done: int, total: int) -> None:
-        super().__init__(f"run {run_id} interrupted after {done} of {total} results")
+    def __init__(self, run_id: str, done: int, total: int, kept: int = 0) -> None:
+        message = f"run {run_id} interrupted after {done} of {total} results"
+        if kept:
+            message += f" ({kept} more answered, kept to be scored on resume)"
+        super().__init__(message)
         self.run_id = run_id
         self.done = done
         self.total = total
+        self.kept = kept
 
 
 @dataclass
@@ -176,6 +180,7 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     job.progress.start(total, len(skip), not_sent=not_sent)
     stats = _go(job, target, settings, store, skip, resumed, unsupported)
     store.finish_run(run.id, "finished", utc_now())
+    store.drop_kept_answers(run.id)
     run = store.get_run(run.id)
     report = build_report(run, store.stream(run.id), settings)
     return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
@@ -197,6 +202,7 @@ def _go(
     sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
     scoring: Scoring | None = None
     calls: CallStats | None = None
+    engine: Engine | None = None
     try:
         args = (job.suites, job.request.repeat, skip, store, run_id, sinks)
         skip = skip | store_unsupported(unsupported, *args)
@@ -218,13 +224,16 @@ def _go(
             sinks=sinks,
             progress=job.progress,
         )
+        engine.kept = store.kept_answers(run_id) if resumed else {}
         calls = engine.caller.stats
         with stop_signals(), asyncio.Runner() as loop:
             return loop.run(drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
+        # answers still being scored (a slow judge) are kept: the resume scores them
+        kept = store.keep_answers(run_id, engine.unfinished()) if engine is not None else 0
         store.finish_run(run_id, "interrupted")
         total = sum(len(s.cases) for s in job.suites) * job.request.repeat
-        raise RunInterrupted(run_id, store.count_results(run_id), total) from None
+        raise RunInterrupted(run_id, store.count_results(run_id), total, kept) from None
     except BaseException:
         store.finish_run(run_id, "failed")
         raise
