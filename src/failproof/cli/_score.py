@@ -71,7 +71,7 @@ def score(
     """
     from failproof.config import with_judge_key
     from failproof.report import exit_code
-    from failproof.runner import ScoreInterrupted, score_responses
+    from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
 
     settings = settings_from(
@@ -92,7 +92,7 @@ def score(
             selection=selection,
             executor=executor_from(executor, workers),
         )
-    except ScoreInterrupted as stop:
+    except RunInterrupted as stop:
         judged = settings.judge.spec is not None
         kept = " (the judge's verdicts so far are kept and not asked again)" if judged else ""
         say(f"failproof: {stop}{kept}; score again with: {command_line()}")

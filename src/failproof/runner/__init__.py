@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         start_run,
         stop_signals,
     )
-    from failproof.runner._score import ScoreInterrupted, ScoreOutcome, score_responses
+    from failproof.runner._score import ScoreOutcome, score_responses
     from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
     from failproof.runner._setup import make_engine
     from failproof.runner._sharded import Executed, ShardOutcome, WorkExecutor, WorkPlan, run_shard
@@ -49,7 +49,6 @@ __all__ = [
     "RunInterrupted",
     "RunOutcome",
     "RunRequest",
-    "ScoreInterrupted",
     "ScoreOutcome",
     "Scoring",
     "ShardOutcome",
@@ -86,7 +85,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._rescore": ("rescore_run",),
             "._retry": ("RetryPolicy",),
             "._run": ("RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"),
-            "._score": ("ScoreInterrupted", "ScoreOutcome", "score_responses"),
+            "._score": ("ScoreOutcome", "score_responses"),
             "._scoring": ("InlineScoring", "Scoring", "auto_score_workers"),
             "._setup": ("make_engine",),
             "._sharded": ("Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"),

@@ -14,7 +14,7 @@ from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
 from failproof.runner._record import SafeSource, resolve_scoring
-from failproof.runner._run import stop_signals
+from failproof.runner._run import RunInterrupted, stop_signals
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
@@ -22,7 +22,7 @@ from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
 from failproof.targets import RecordedResponses, ReplayTarget, load_responses
 
-__all__ = ["ScoreInterrupted", "ScoreOutcome", "score_responses"]
+__all__ = ["ScoreOutcome", "score_responses"]
 
 
 @dataclass
@@ -91,14 +91,6 @@ def score_responses(
     return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(every_case))
 
 
-class ScoreInterrupted(Exception):
-    """Scoring was stopped (Ctrl-C, SIGTERM); the judge's verdicts received are in its cache."""
-
-    def __init__(self, run_id: str, done: int, total: int) -> None:
-        super().__init__(f"scoring of run {run_id} interrupted after {done} of {total} results")
-        self.run_id = run_id
-
-
 def _score_here(
     run: Run,
     cases: list[Case],
@@ -107,7 +99,8 @@ def _score_here(
     scorers: list[Scorer],
     settings: Settings,
 ) -> None:
-    """Score in this process; a stop drops the judge's pending questions and marks the run."""
+    """Score in this process; a stop drops the judge's pending questions, marks the run
+    interrupted and raises `RunInterrupted` (the judge's verdicts received are in its cache)."""
     work = execute_cases(
         cases,
         ReplayTarget(recorded),
@@ -122,7 +115,7 @@ def _score_here(
             asyncio.run(work)
     except (KeyboardInterrupt, asyncio.CancelledError):
         store.finish_run(run.id, "interrupted")
-        raise ScoreInterrupted(run.id, store.count_results(run.id), len(cases)) from None
+        raise RunInterrupted(run.id, store.count_results(run.id), len(cases)) from None
 
 
 def _replay_plan(
