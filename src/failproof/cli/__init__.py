@@ -20,7 +20,7 @@ from failproof.cli import _suites, _runs, _safe, _calibrate, _config, _compare, 
 from failproof.cli import _mcp, _datasets  # noqa: F401
 
 # isort: on
-from failproof.cli._app import app, remember_command_line
+from failproof.cli._app import app
 from failproof.errors import FailproofError
 from failproof.guard import redacting_std_streams, strip_controls
 
@@ -43,6 +43,8 @@ def _say(text: str) -> None:
 
 
 def _main(args: list[str]) -> int:
+    from failproof.cli._app import remember_command_line
+
     verbose = "--verbose" in args or "-v" in args
     remember_command_line(args)
     try:

@@ -131,9 +131,14 @@ def _rows(db: Path, query: str) -> list[tuple[Any, ...]]:
             return []
 
 
+def _env(folder: Path) -> dict[str, str]:
+    """This environment without any failproof or OpenAI setting an earlier test left in it."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith(("FAILPROOF_", "OPENAI_"))}
+    return {**kept, "FAILPROOF_HOME": str(folder / "home"), "OPENAI_API_KEY": "sk-judge"}
+
+
 def _start(folder: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "FAILPROOF_HOME": str(folder / "home"), "OPENAI_API_KEY": "sk-judge"}
-    env.pop("OPENAI_BASE_URL", None)
+    env = _env(folder)
     return subprocess.Popen(
         [sys.executable, "-m", "failproof", "run", *args, "--quiet"],
         cwd=folder, env=env, text=True, start_new_session=True,
@@ -272,7 +277,7 @@ def score_scene(folder: Path, stop: signal.Signals) -> None:
 
 
 def _start_command(folder: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "FAILPROOF_HOME": str(folder / "home"), "OPENAI_API_KEY": "sk-judge"}
+    env = _env(folder)
     return subprocess.Popen(
         [sys.executable, "-m", "failproof", *args],
         cwd=folder, env=env, text=True, start_new_session=True,
