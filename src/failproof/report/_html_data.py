@@ -139,6 +139,25 @@ def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:
     return out or None
 
 
+#: Case-score fields `_scalars` never keeps (lists and texts), left out of the dump.
+_NOT_SCALAR = {
+    "matched_safe_patterns",
+    "matched_unsafe_patterns",
+    "detected_failure_modes",
+    "evidenced_failure_modes",
+    "signals",
+    "task",
+    "probe_input",
+    "explanation",
+}
+
+
+def _score_scalars(score: CaseScore) -> dict[str, Any]:
+    """``score`` dumped as JSON without what `_scalars` drops (a judgement present is a dict)."""
+    judged = {name for name in ("refusal", "harm") if getattr(score, name) is not None}
+    return score.model_dump(mode="json", exclude=_NOT_SCALAR | judged)
+
+
 def _signals(score: CaseScore | None, length: int) -> list[list[Any]]:
     """Matched signals as ``[kind, label, start, end]`` inside the first ``length`` characters."""
     hits = score.signals if score is not None else []
@@ -181,7 +200,7 @@ class _Encoder:
 
     def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
         score = result.case_score
-        cs = score.model_dump(mode="json") if score is not None else {}
+        cs = _score_scalars(score) if score is not None else {}
         reasons = result.classification.reasons if result.classification else []
         refusal = score.refusal.model_dump(mode="json") if score and score.refusal else None
         values: dict[str, Any] = {
