@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Case, Run, utc_now
+from failproof.core import Case, CaseResult, Run, utc_now
+from failproof.guard import knows_secrets
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
@@ -17,7 +18,7 @@ from failproof.runner._record import SafeSource, scoring_record
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
-from failproof.store import Store
+from failproof.store import Store, StoredResults
 from failproof.suites import Selection, SuiteSource, load_suites, select_cases, stream_suites
 from failproof.targets import (
     Recorded,
@@ -104,6 +105,7 @@ def _score(
         },
     )
     cases = (case for suite in loaded for case in suite.cases())
+    held = HeldResults(HELD_RESULTS)
     own_store = store is None
     db = store or Store(settings.db_path)
     try:
@@ -122,17 +124,49 @@ def _score(
                     scorers=scorer_list,
                     concurrency=1,
                     timeout_s=settings.run.timeout_s,
+                    on_result=held.add,
                 )
             )
         finished = utc_now()
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
-        report = build_report(run, db.stream(run.id), settings)
+        source = db.stream(run.id)
+        report = build_report(run, db.stream(run.id, held=held.as_stored(source)), settings)
     finally:
         close_scorers(scorer_list)
         if own_store:
             db.close()
     return ScoreOutcome(run=run, report=report)
+
+
+#: Results a score keeps in memory for its report (about 16 KB each); past that it reads the store.
+HELD_RESULTS = 5_000
+
+
+class HeldResults:
+    """The results of a run as they are stored, kept while there are at most ``limit``: the
+    report then reads them instead of reading the store back (the same results)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.results: list[CaseResult] | None = []
+
+    def add(self, result: CaseResult) -> None:
+        if self.results is None:
+            return
+        if len(self.results) >= self.limit:
+            self.results = None  # too many: the report reads the store
+        else:
+            self.results.append(result)
+
+    def as_stored(self, source: StoredResults) -> list[CaseResult] | None:
+        """The results in the store's order, or None unless they are exactly what it holds: every
+        one of them, and no secret known (the store keeps them redacted)."""
+        if self.results is None or knows_secrets() or len(self.results) != len(source):
+            return None
+        ordered = sorted(self.results, key=lambda r: r.key)
+        keys = [r.key for r in ordered]
+        return ordered if len(set(keys)) == len(keys) else None
 
 
 def _replay_plan(
