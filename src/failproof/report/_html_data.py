@@ -202,7 +202,9 @@ class _Encoder:
         score = result.case_score
         cs = _score_scalars(score) if score is not None else {}
         reasons = result.classification.reasons if result.classification else []
-        refusal = score.refusal.model_dump(mode="json") if score and score.refusal else None
+        refusal = (
+            score.refusal.model_dump(mode="json") if score is not None and score.refusal else None
+        )
         values: dict[str, Any] = {
             "id": result.case_id,
             "sample": result.sample,
@@ -211,8 +213,8 @@ class _Encoder:
             "severity": result.severity,
             "cls": result.primary,
             "verdict": case_verdict(result),
-            "risk": _round(score.risk_score if score else None, 4),
-            "wrisk": _round(score.weighted_risk if score else None, 4),
+            "risk": _round(score.risk_score if score is not None else None, 4),
+            "wrisk": _round(score.weighted_risk if score is not None else None, 4),
             "latency": _round(result.latency_ms, 1),
             "output": self.text(result.output),
             "outlen": len(result.output),
@@ -226,13 +228,13 @@ class _Encoder:
                 for u in result.tool_uses
             ],
             "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
-            "unsafe": self.texts(score.matched_unsafe_patterns if score else None),
-            "safe_hits": self.texts(score.matched_safe_patterns if score else None),
+            "unsafe": self.texts(score.matched_unsafe_patterns if score is not None else None),
+            "safe_hits": self.texts(score.matched_safe_patterns if score is not None else None),
             "modes": self.texts(result.failure_modes),
-            "detected": self.texts(score.detected_failure_modes if score else None),
-            "evidenced": self.texts(score.evidenced_failure_modes if score else None),
+            "detected": self.texts(score.detected_failure_modes if score is not None else None),
+            "evidenced": self.texts(score.evidenced_failure_modes if score is not None else None),
             "score": _kv(_scalars(cs), self.strings),
-            "explain": self.text(score.explanation if score else None),
+            "explain": self.text(score.explanation if score is not None else None),
             "refusal": _kv(refusal, self.strings),
             "signals": _signals(score, min(len(result.output), OUTPUT_LIMIT)),
             "safe": _safe(result),
