@@ -10,7 +10,8 @@ processes, every report format unless --format says otherwise:
 
 and prints the user+sys CPU of each size (median of --repeat runs, the sizes interleaved so that
 a change of load hits both) and the margin: (N2 - N1) / (CPU(N2) - CPU(N1)) answers per
-CPU-second, start-up and every fixed cost cancelled out.
+CPU-second, start-up and every fixed cost cancelled out; then, for scale, the scorers alone on
+the same N2 cases and answers, in this process.
 
     python bench/score_margin.py [--sizes 1414,2828] [--repeat 3] [--format all]
 """
@@ -25,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,35 @@ def write_run(folder: Path, n: int, seed: int, cases: list[dict[str, Any]]) -> l
     return [str(answers), "-s", str(suite)]
 
 
+def scorers_alone(folder: Path) -> dict[str, float]:
+    """Answers per CPU-second of the scorers alone on the same cases and answers, in this
+    process (``score_case``, after one pass over them all): the classifier, and the classifier
+    with the probe scorer that ``failproof score`` also runs."""
+    from failproof.config import Settings
+    from failproof.core import Case
+    from failproof.scoring import score_case, scorers
+    from failproof.targets import load_responses
+
+    recorded = load_responses(folder / "answers.jsonl")
+    lines = (folder / "suite.jsonl").read_text(encoding="utf-8").splitlines()
+    cases = [Case.model_validate({**json.loads(line), "suite": "suite"}) for line in lines]
+    pairs = [(case, recorded.by_key[(None, case.id)].to_response()) for case in cases]
+    settings = Settings()
+    out = {}
+    for name, chosen in (
+        ("classifier", ["failproof"]),
+        ("classifier + probe", ["failproof", "probe"]),
+    ):
+        built = [scorers.get(n)(settings) for n in chosen]
+        for case, response in pairs:  # warm: the matcher, the judges' models, per-question work
+            score_case(case, response, built)
+        start = time.process_time()
+        for case, response in pairs:
+            score_case(case, response, built)
+        out[name] = len(pairs) / (time.process_time() - start)
+    return out
+
+
 def run_cpu(command: list[str], cwd: Path) -> float:
     """User+sys CPU seconds of one fresh process."""
     before = os.times()
@@ -124,12 +155,15 @@ def main() -> None:
                 cwd.mkdir()
                 command = [sys.executable, "-m", "failproof", "score", *argvs[n]]
                 cpus[n].append(run_cpu([*command, "--format", args.format], cwd))
+        alone = scorers_alone(Path(tmp) / str(n2))
     for n in (n1, n2):
         runs = ", ".join(f"{c:.2f}" for c in cpus[n])
         print(f"  {n:>7,} answers: median {statistics.median(cpus[n]):.2f} CPU s ({runs})")
     extra = statistics.median(cpus[n2]) - statistics.median(cpus[n1])
     each = extra / (n2 - n1) * 1e6
     print(f"  margin: {(n2 - n1) / extra:,.0f} answers per CPU-second ({each:,.0f} µs each)")
+    for name, rate in alone.items():
+        print(f"  {name} alone on the {n2:,} answers (in process): {rate:,.0f} per CPU-second")
     print(f"  load average {load_average()} at end")
 
 
