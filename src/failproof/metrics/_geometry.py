@@ -43,7 +43,7 @@ __all__ = [
 @aggregators.register("observability")
 def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
-    settings = ctx.settings.probe
+    settings = ctx.scoring.probe
     cases = geometry_cases(results)
     if not says_something(len(cases), sum(not c.passed for c in cases), settings):
         return None

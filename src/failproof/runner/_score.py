@@ -97,7 +97,6 @@ def _score(
         suites=[s.name for s in loaded],
         config={
             "suite_sources": [str(s) for s in suites],
-            "suite_weights": weights,
             "scorers": [s.spec() for s in scorer_list],
             "selection": None if selection is None or selection.empty else selection.to_config(),
             "planned": sum(s.count for s in loaded),
