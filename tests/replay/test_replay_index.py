@@ -12,7 +12,8 @@ import pytest
 import failproof.targets._replay_index as replay_index
 from failproof.core import Case
 from failproof.errors import ResponsesError
-from failproof.targets import ReplayTarget, index_responses, load_responses
+from failproof.targets import ReplayTarget, load_responses
+from failproof.targets._replay_index import index_responses
 
 
 def write(tmp_path: Path, lines: list[str]) -> Path:

@@ -9,7 +9,8 @@ import pytest
 
 import failproof.suites._stream as stream
 from failproof.errors import SuiteError
-from failproof.suites import load_suites, stream_suites
+from failproof.suites import load_suites
+from failproof.suites._stream import stream_suites
 
 
 @pytest.fixture(params=[10_000, 2], ids=["held", "read-again"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Run, utc_now
-from failproof.guard import knows_secrets
+from failproof.guard._secrets import knows_secrets
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
@@ -19,14 +19,11 @@ from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store, StoredResults
-from failproof.suites import Selection, SuiteSource, load_suites, select_cases, stream_suites
-from failproof.targets import (
-    Recorded,
-    RecordedResponses,
-    ReplayTarget,
-    index_responses,
-    load_responses,
-)
+from failproof.suites import Selection, load_suites, select_cases
+from failproof.suites._stream import SuiteSource, stream_suites
+from failproof.targets import RecordedResponses, ReplayTarget, load_responses
+from failproof.targets._replay import Recorded
+from failproof.targets._replay_index import index_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
 

@@ -14,11 +14,9 @@ if TYPE_CHECKING:
     )
     from failproof.suites._schema import suite_json_schema
     from failproof.suites._select import Selection, parse_list, select_cases
-    from failproof.suites._stream import SuiteSource, stream_suites
 
 __all__ = [
     "Selection",
-    "SuiteSource",
     "builtin_suite_names",
     "builtin_suites_dir",
     "load_suite",
@@ -27,7 +25,6 @@ __all__ = [
     "parse_suite",
     "resolve_suite",
     "select_cases",
-    "stream_suites",
     "suite_json_schema",
 ]
 
@@ -44,6 +41,5 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             ),
             "._schema": ("suite_json_schema",),
             "._select": ("Selection", "parse_list", "select_cases"),
-            "._stream": ("SuiteSource", "stream_suites"),
         },
     )

@@ -29,13 +29,11 @@ if TYPE_CHECKING:
     from failproof.targets._openai_sdk import OpenAISDKTarget
     from failproof.targets._python import PythonTarget
     from failproof.targets._replay import (
-        Recorded,
         RecordedResponse,
         RecordedResponses,
         ReplayTarget,
         load_responses,
     )
-    from failproof.targets._replay_index import ResponseIndex, index_responses
 
 __all__ = [
     "MAX_RETRY_AFTER_S",
@@ -51,18 +49,15 @@ __all__ = [
     "OpenAISDKTarget",
     "OpenAITarget",
     "PythonTarget",
-    "Recorded",
     "RecordedResponse",
     "RecordedResponses",
     "ReplayTarget",
-    "ResponseIndex",
     "Target",
     "TargetFactory",
     "check_url",
     "create_target",
     "default_model_path",
     "default_threads",
-    "index_responses",
     "load_responses",
     "parse_target_spec",
     "targets",
@@ -90,13 +85,6 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._openai": ("OPENAI_URL", "OpenAIConnection", "OpenAITarget"),
             "._openai_sdk": ("OpenAISDKTarget",),
             "._python": ("PythonTarget",),
-            "._replay": (
-                "Recorded",
-                "RecordedResponse",
-                "RecordedResponses",
-                "ReplayTarget",
-                "load_responses",
-            ),
-            "._replay_index": ("ResponseIndex", "index_responses"),
+            "._replay": ("RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"),
         },
     )
