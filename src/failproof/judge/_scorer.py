@@ -13,16 +13,10 @@ the classifier's (scorers run in name order: ``failproof`` before ``judge``). A
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from failproof.config import JudgeSettings, ScoringConfig, Settings
 from failproof.core import Case, Classification, Reason, Response, RubricExpect
-from failproof.judge._client import JudgeAnswer
-from failproof.judge._fusion import JudgeOpinion, Role, fuse
-from failproof.judge._grade import RubricGrade
-from failproof.judge._rubric import load_rubric
-from failproof.judge._thread import JudgeThread, judge_cache_path
-from failproof.judge._verdicts import ResponseVerdict, RubricVerdict
 from failproof.scoring import (
     Evidence,
     Scorer,
@@ -34,6 +28,11 @@ from failproof.scoring import (
     scorers,
 )
 from failproof.signals import SignalMatcher, matcher_for, scan_response
+
+if TYPE_CHECKING:  # the judge's parts load when a judge is configured, not with the registry
+    from failproof.judge._client import JudgeAnswer
+    from failproof.judge._fusion import Role
+    from failproof.judge._grade import RubricGrade
 
 __all__ = ["JudgeScorer", "opinion_passes"]
 
@@ -72,6 +71,8 @@ class JudgeScorer(Scorer):
     name: ClassVar[str] = "judge"
 
     def __init__(self, config: ScoringConfig | Settings) -> None:
+        from failproof.judge._thread import JudgeThread, judge_cache_path
+
         super().__init__(config)
         judge = _judge_of(self.config)
         self._thread = JudgeThread(judge, judge_cache_path(judge)) if judge.spec else None
@@ -91,6 +92,9 @@ class JudgeScorer(Scorer):
         return self._thread is not None and not safe_only
 
     def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+        from failproof.judge._rubric import load_rubric
+        from failproof.judge._verdicts import ResponseVerdict
+
         if response.error is not None or self._thread is None:
             return {"status": "not_judged", "reason": "the target failed: nothing to judge"}
         inputs = {"prompt": asked(case), "response": response.output}
@@ -111,6 +115,10 @@ class JudgeScorer(Scorer):
 
     def _grade(self, case: Case, spec: RubricExpect, response: Response) -> RubricGrade:
         """The judge's grade of the answer against the case's rubric."""
+        from failproof.judge._grade import RubricGrade
+        from failproof.judge._rubric import load_rubric
+        from failproof.judge._verdicts import RubricVerdict
+
         if self._thread is None:
             raise RuntimeError("no judge to grade the rubric")
         inputs = {"prompt": asked(case), "response": response.output, "criteria": spec.criteria}
@@ -125,6 +133,8 @@ class JudgeScorer(Scorer):
     def _fused(
         self, case: Case, evidence: Evidence, answer: JudgeAnswer, graded: list[Reason]
     ) -> Classification:
+        from failproof.judge._fusion import JudgeOpinion, fuse
+
         rules = rules_classification(case, evidence, self.settings, self._matcher)
         scan = scan_response(evidence, self._matcher)
         refusal = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
@@ -152,6 +162,8 @@ class JudgeScorer(Scorer):
         return {"refusal": refusal, "harmful": harmful, "passed": passed}
 
     def _result(self, case: Case, answer: JudgeAnswer, rules: dict[str, Any]) -> dict[str, Any]:
+        from failproof.judge._verdicts import ResponseVerdict
+
         out: dict[str, Any] = {"status": answer.status, "rules": rules}
         if answer.ok and answer.verdict is not None:
             verdict = ResponseVerdict.model_validate(answer.verdict)
@@ -173,6 +185,8 @@ class JudgeScorer(Scorer):
 
     def params(self) -> dict[str, Any]:
         """The judge's settings (never its key), stored with the run's config."""
+        from failproof.judge._rubric import load_rubric
+
         return {"judge": _judge_of(self.config).public(), "rubric": load_rubric("response").tag}
 
     def close(self) -> None:

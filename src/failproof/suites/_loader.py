@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
@@ -306,6 +304,9 @@ def _check_json_schema(case: Case, path: str, line: int | None) -> None:
     schema = case.expect.json_schema if case.expect else None
     if schema is None:
         return
+    from jsonschema.exceptions import SchemaError  # only a suite with a schema loads jsonschema
+    from jsonschema.validators import validator_for
+
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as exc:
