@@ -80,7 +80,7 @@ VerboseOpt = Annotated[
 def settings_from(config: Path | None, **flags: object) -> Settings:
     """Settings with the command's flags on top (flags left at None fall through)."""
     from failproof.config import load_settings
-    from failproof.signals import use_cache_folder
+    from failproof.signals._folder import use_cache_folder
 
     nested: dict[str, dict[str, object]] = {}
     for key, value in flags.items():

@@ -6,7 +6,6 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.signals._cache import default_matcher, matcher_for, scan_response
-    from failproof.signals._folder import cache_folder, use_cache_folder
     from failproof.signals._library import (
         SignalLibrary,
         builtin_pattern_files,
@@ -26,13 +25,11 @@ __all__ = [
     "SignalMatcher",
     "SignalScan",
     "builtin_pattern_files",
-    "cache_folder",
     "default_matcher",
     "load_library",
     "matcher_for",
     "read_pattern_file",
     "scan_response",
-    "use_cache_folder",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
@@ -46,7 +43,6 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "load_library",
                 "read_pattern_file",
             ),
-            "._folder": ("cache_folder", "use_cache_folder"),
             "._matcher": ("SignalMatcher",),
             "._schema": ("Pattern", "PatternFile"),
             "._types": ("SignalHit", "SignalKind", "SignalScan"),

@@ -64,7 +64,7 @@ class SignalLibrary:
                 return pattern
         raise KeyError(pattern_id)
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         """A short hash of every pattern's content: two libraries with one digest scan alike."""
         canon = json.dumps(

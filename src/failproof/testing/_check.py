@@ -19,7 +19,7 @@ from failproof.errors import ConfigError
 from failproof.guard import redact, strip_controls
 from failproof.report import Report, case_verdict
 from failproof.runner import RunRequest, start_run, suite_source
-from failproof.signals import use_cache_folder
+from failproof.signals._folder import use_cache_folder
 from failproof.store import Store
 from failproof.suites import resolve_suite
 from failproof.targets import PythonTarget, Target, targets
