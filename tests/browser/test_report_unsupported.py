@@ -52,6 +52,7 @@ def test_an_unsupported_case_reads_as_not_sent_with_its_reason(
     text = body.text_content() or ""
     assert "the exec target does not send tools" in text
     assert "instructions hidden in them never reached the model" in text
+    assert "(not sent: the target cannot take this case)" in text
     screenshot(page, "report-unsupported-case")
     guard.assert_clean(page)
     page.context.close()
