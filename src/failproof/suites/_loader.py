@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
@@ -332,6 +330,9 @@ _SCHEMA_PROBLEMS: dict[str, tuple[str, str | None] | None] = {}
 
 def _schema_problem(schema: dict[str, Any]) -> tuple[str, str | None] | None:
     """What is wrong with ``schema`` as a JSON Schema (message, hint), or None."""
+    from jsonschema.exceptions import SchemaError  # only a suite with a schema loads jsonschema
+    from jsonschema.validators import validator_for
+
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as exc:
