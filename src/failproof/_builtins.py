@@ -19,7 +19,6 @@ import failproof.judge._scorer
 import failproof.judge._section
 import failproof.metrics._aggregate_acc
 import failproof.metrics._consistency
-import failproof.metrics._geometry
 import failproof.metrics._geometry_stream
 import failproof.metrics._robustness
 import failproof.metrics._scores

@@ -12,7 +12,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from failproof.config import ProbeSettings, Settings
 from failproof.core import CaseResult, CaseScore
-from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics import AggregateContext, Observability, aggregators
 from failproof.metrics._geometry_clusters import entropy, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases, risk_band
 from failproof.metrics._geometry_k import fit_kmeans, silhouette
@@ -64,8 +64,9 @@ def fixture(n_per_topic: int = 12, seed: int = 7) -> list[CaseResult]:
 
 def geometry(results: list[CaseResult], **probe: Any) -> dict[str, Any] | None:
     ctx = AggregateContext(Settings(probe=ProbeSettings(**probe)), {})
-    section: dict[str, Any] | None = aggregators.get("observability")(results, ctx)
-    return section
+    section = aggregators.get("observability")(results, ctx)
+    assert section is None or isinstance(section, Observability)
+    return section.model_dump(mode="json") if section else None
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +158,9 @@ def test_the_vocabulary_is_fitted_on_a_sample_when_there_are_many_cases() -> Non
     out = geometry(fixture(60), geometry_vocab_sample=100, geometry_silhouette_sample=50)
     assert out is not None
     assert out["method"]["tfidf"]["fitted_on_cases"] == 100
-    assert len(out["points"]) == 180
+    assert out["method"]["assigned"]["cases"] == 180
+    assert sum(c["size"] for c in out["clusters"]) == 180
+    assert len(out["points"]) == 100  # the scatter shows the sample
 
 
 # --- mutual information -----------------------------------------------------------------------
@@ -175,24 +178,24 @@ def test_clusters_that_reproduce_the_categories_carry_the_category_entropy() -> 
     categories = ["a", "a", "a", "b", "b", "c"]
     mi = mutual_information(cases(categories), np.array([0, 0, 0, 1, 1, 2]))
     expected = -(0.5 * math.log(0.5) + (1 / 3) * math.log(1 / 3) + (1 / 6) * math.log(1 / 6))
-    assert mi["category"] == pytest.approx(expected)
-    assert mi["entropy"]["category"] == pytest.approx(expected)
-    assert mi["normalized"]["category"] == pytest.approx(1.0)
+    assert mi.category == pytest.approx(expected)
+    assert mi.entropy["category"] == pytest.approx(expected)
+    assert mi.normalized["category"] == pytest.approx(1.0)
 
 
 def test_a_single_cluster_carries_no_information() -> None:
     mi = mutual_information(
         cases(["a", "b", "c", "a"], [True, False, True, False]), np.zeros(4, int)
     )
-    assert (mi["category"], mi["severity"], mi["pass_fail"]) == (0.0, 0.0, 0.0)
+    assert (mi.category, mi.severity, mi.pass_fail) == (0.0, 0.0, 0.0)
 
 
 def test_clusters_that_split_by_outcome_inform_about_pass_fail_only() -> None:
     mi = mutual_information(
         cases(["a", "b", "a", "b"], [True, True, False, False]), np.array([0, 0, 1, 1])
     )
-    assert mi["pass_fail"] == pytest.approx(math.log(2))
-    assert mi["category"] == pytest.approx(0.0)
+    assert mi.pass_fail == pytest.approx(math.log(2))
+    assert mi.category == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize(
@@ -287,8 +290,8 @@ def test_mutual_information_equals_scikit_learns(seed: int) -> None:
     categories = [f"c{i}" for i in rng.integers(0, 1 + seed % 4, 40)]
     clusters = rng.integers(0, 1 + seed % 3, 40)
     mi = mutual_information(cases(categories), clusters)
-    assert mi["category"] == pytest.approx(max(0.0, mutual_info_score(categories, clusters)))
-    assert mi["normalized"]["category"] == pytest.approx(
+    assert mi.category == pytest.approx(max(0.0, mutual_info_score(categories, clusters)))
+    assert mi.normalized["category"] == pytest.approx(
         normalized_mutual_info_score(categories, clusters)
     )
 

@@ -56,6 +56,16 @@ class AggregateContext:
         #: (a list, or a store's `StoredResults`); None outside `aggregate_run`.
         self.source = source
 
+    def reading(self, source: Iterable[CaseResult]) -> AggregateContext:
+        """This context with ``source`` as the results' second pass."""
+        return AggregateContext(
+            self.scoring,
+            self.suite_weights,
+            self.legacy_scorers,
+            planned=self.planned,
+            source=source,
+        )
+
     @property
     def settings(self) -> ScoringConfig:
         """The scoring record, under the name aggregators have always read it by."""

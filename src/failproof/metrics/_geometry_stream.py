@@ -2,11 +2,14 @@
 
 A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases of the first
 pass, uniformly, whatever the run's size. When the run has no more cases than that, the sample
-is the whole run and the section is `failure_geometry` of it (equal to the list aggregator).
+is the whole run and the section is `failure_geometry` of it.
 Otherwise TF-IDF, the truncated SVD and KMeans are fitted on the sample, and a second pass over
 the results transforms every case in chunks and assigns it to its nearest centroid: cluster
 sizes, categories, failure rates, mean risks, top terms and the mutual information with the
 labels are over every case; the scatter shows the sampled cases only (bounded points).
+
+This is the section's one implementation: the registered list aggregator is this accumulator
+folded over the list (`folded`, which gives it the list as its second pass).
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from numpy.typing import NDArray
 
 from failproof.config import ProbeSettings
 from failproof.core import CaseResult
-from failproof.metrics._accumulate import TopN, accumulators
-from failproof.metrics._base import AggregateContext
+from failproof.metrics._accumulate import TopN, accumulators, folded
+from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry import (
     failure_geometry,
     method_of,
@@ -35,6 +38,7 @@ from failproof.metrics._geometry import (
 from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_k import choose_k, fit_kmeans
+from failproof.metrics._geometry_section import AssignedCases, Observability
 from failproof.metrics._geometry_svd import truncated_svd_fit
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
@@ -66,7 +70,7 @@ class GeometryAccumulator:
             self.sample[slot] = (self.n, _slim(case, chars))
         self.n += 1
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> Observability | None:
         if self.n < self.settings.min_cases_for_geometry:
             return None
         cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
@@ -181,7 +185,7 @@ class _Clusters:
 
 def _two_pass(
     sample: Sequence[GeometryCase], n: int, cases: Iterator[GeometryCase], settings: ProbeSettings
-) -> dict[str, Any]:
+) -> Observability:
     model = _Model(sample, settings)
     terms = model.vectorizer.terms
     clusters = _Clusters(len(model.centers), len(terms))
@@ -208,16 +212,17 @@ def _two_pass(
         if clusters.sizes[cluster]
     ]
     method = method_of(len(terms), len(sample), model.choice, settings)
-    method["assigned"] = {"cases": n, "by": "nearest centroid of the sample's KMeans"}
-    return {
-        "n": n,
-        "mutual_information": mutual_information_of(
+    assigned = AssignedCases(cases=n, by="nearest centroid of the sample's KMeans")
+    return Observability(
+        n=n,
+        mutual_information=mutual_information_of(
             {name: np.asarray(values) for name, values in clusters.targets.items()}, labels
         ),
-        "clusters": rows,
-        "points": points_of(sample, model.sample_labels, model.reduced[:, :2]),
-        "method": method,
-    }
+        clusters=rows,
+        points=points_of(sample, model.sample_labels, model.reduced[:, :2]),
+        method=method.model_copy(update={"assigned": assigned}),
+    )
 
 
 accumulators.register("observability")(GeometryAccumulator)
+aggregators.register("observability")(folded(GeometryAccumulator))
