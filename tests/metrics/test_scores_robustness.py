@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from failproof.config import Settings
-from failproof.core import CaseResult, Classification, Primary
-from failproof.metrics import AggregateContext, aggregators, pair_variants
-from failproof.metrics._robustness import robustness_section
+from failproof.core import CaseResult, Classification
+from failproof.core._result import Primary
+from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics._robustness import pair_variants, robustness_section
 
 CTX = AggregateContext(settings=Settings(), suite_weights={})
 

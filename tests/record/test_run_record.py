@@ -15,8 +15,10 @@ import yaml
 
 from failproof import RunRequest, load_settings, resume_run, start_run
 from failproof.cli import main
-from failproof.config import RECORD_KEY, ScoringConfig
-from failproof.report import MarkdownRenderer, load_report, renderers
+from failproof.config import ScoringConfig
+from failproof.config._record import RECORD_KEY
+from failproof.report import load_report, renderers
+from failproof.report._markdown import MarkdownRenderer
 from failproof.store import Store
 
 DATA = Path(__file__).parent / "data"
@@ -236,7 +238,8 @@ def store_scorers(workdir: Path, run_id: str) -> list[dict[str, Any]]:
 def test_rescore_writes_a_linked_run_that_compare_shows(
     workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from failproof.view import ReadOnlyStore, ViewApp
+    from failproof.view._app import ViewApp
+    from failproof.view._reader import ReadOnlyStore
 
     first = score_pinned(workdir)
     monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')
@@ -301,7 +304,8 @@ def test_a_run_scored_by_the_installed_versions_has_no_version_note(workdir: Pat
 def test_view_shows_a_stored_run_with_the_settings_it_was_scored_with(
     workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from failproof.view import ReadOnlyStore, ViewApp
+    from failproof.view._app import ViewApp
+    from failproof.view._reader import ReadOnlyStore
 
     first = score_pinned(workdir)
     monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')

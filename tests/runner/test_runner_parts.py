@@ -19,14 +19,15 @@ from failproof.cli._target_options import (
 )
 from failproof.core import Case, CaseResult, Classification, Suite
 from failproof.errors import ConfigError
-from failproof.metrics import case_consistency
+from failproof.metrics._consistency import case_consistency
 from failproof.runner import RunRequest
 from failproof.runner._limits import RateLimiter
 from failproof.runner._progress import BarProgress, CaseProgress, PlainProgress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import auto_score_workers
-from failproof.targets import CallError, load_responses
+from failproof.targets import CallError
+from failproof.targets._replay import load_responses
 
 
 class FakeClock:

@@ -12,7 +12,8 @@ import pytest
 
 from failproof import load_settings, score_responses
 from failproof.core import Case, Response
-from failproof.report import case_verdict, renderers
+from failproof.report import renderers
+from failproof.report._verdict import case_verdict
 from failproof.scoring import Evidence, Scorer, ScorerWarning, build_scorers, score_case, scorers
 
 

@@ -15,7 +15,8 @@ from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
-    from failproof.config import ProjectTarget, Settings
+    from failproof.config import Settings
+    from failproof.config._project import ProjectTarget
 
 __all__ = ["PlannedTarget", "planned_suites", "planned_targets", "project_file"]
 

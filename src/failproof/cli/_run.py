@@ -44,7 +44,9 @@ from failproof.guard import for_console
 if TYPE_CHECKING:
     from failproof.attack import AttackRequest
     from failproof.config import Settings
-    from failproof.runner import ProgressMode, RunOutcome, RunRequest, WorkExecutor
+    from failproof.runner import RunOutcome, RunRequest
+    from failproof.runner._progress import ProgressMode
+    from failproof.runner._sharded import WorkExecutor
 
 __all__ = ["RunFlags", "execute"]
 
@@ -52,7 +54,7 @@ RunFlags = dict[str, object]
 
 
 def _chosen(formats: str | None, settings: Settings) -> list[str]:
-    from failproof.report import parse_formats
+    from failproof.report._render import parse_formats
 
     if formats:
         return parse_formats(formats)
@@ -88,7 +90,8 @@ def execute(
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
     from failproof.report import build_report
-    from failproof.runner import RunAborted, RunInterrupted, new_run_id, resume_run, start_run
+    from failproof.runner import RunAborted, RunInterrupted, resume_run, start_run
+    from failproof.runner._ids import new_run_id
     from failproof.safe import load_safe_config
     from failproof.store import Store
 
@@ -158,7 +161,8 @@ def run_side_by_side(
     """Run each target's request in turn, then report them together (``side-by-side.md`` and
     ``.json`` in ``folder``, else ``side-by-side-<first run id>`` in the results folder); the
     worst exit code."""
-    from failproof.report import exit_code, side_by_side, side_by_side_markdown
+    from failproof.report import exit_code
+    from failproof.report._side_by_side import side_by_side, side_by_side_markdown
 
     reports, codes = [], []
     for label, request in zip(labels, requests, strict=True):
@@ -197,7 +201,8 @@ def _request(
             "give the suites and --target (or --resume RUN_ID)",
             hint="e.g. failproof run injection --target openai:gpt-4o-mini",
         )
-    from failproof.runner import RunRequest, suite_source
+    from failproof.runner import RunRequest
+    from failproof.runner._plan import suite_source
 
     return RunRequest(
         suites=tuple(suite_source(s) for s in suites),
@@ -358,7 +363,7 @@ def run(
     Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
     130 when interrupted (the command to resume is printed).
     """
-    from failproof.config import with_judge_key
+    from failproof.config._settings import with_judge_key
     from failproof.report import exit_code
 
     flags: RunFlags = {

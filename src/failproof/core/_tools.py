@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from failproof.guard import clean_data, ref_problems
+from failproof.guard._schema import ref_problems
+from failproof.guard._text import clean_data
 
 __all__ = [
     "MAX_TOOL_CALLS",

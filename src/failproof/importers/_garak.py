@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
-from failproof.guard import loads_json, read_yaml
+from failproof.guard import loads_json
+from failproof.guard._yaml import read_yaml
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import read_source
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import re2
 
-from failproof.core import re2_problem
+from failproof.core._regex import re2_problem
 from failproof.importers._promptfoo_rubric import apply_rubric, is_rubric
 
 __all__ = ["apply_assertion", "parse_csv_assertion", "scalar_text"]

@@ -19,7 +19,8 @@ from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import AhVerdict
-from failproof.safe import AhMatcher, SafeConfig, SafeRecord, ah_matchers
+from failproof.safe import SafeConfig, SafeRecord, ah_matchers
+from failproof.safe._ah import AhMatcher
 
 __all__ = ["JudgeAhMatcher", "ah_inputs"]
 

@@ -6,15 +6,10 @@ from typing import Any
 
 from failproof.config import JudgeSettings
 from failproof.errors import ConfigError
-from failproof.targets import (
-    OPENAI_URL,
-    OpenAIConnection,
-    OpenAITarget,
-    Target,
-    check_url,
-    create_target,
-    parse_target_spec,
-)
+from failproof.targets import OpenAITarget, Target, create_target
+from failproof.targets._aio import check_url
+from failproof.targets._base import parse_target_spec
+from failproof.targets._openai import OPENAI_URL, OpenAIConnection
 
 __all__ = ["constrained", "judge_target", "schema_format"]
 

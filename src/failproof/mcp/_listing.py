@@ -12,7 +12,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from failproof.guard import clean_data, clean_text
+from failproof.guard._text import clean_data, clean_text
 from failproof.mcp._connect import Connection
 from failproof.mcp._model import PromptDef, ResourceDef, ServerSurface, ToolDef
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import Field
 
-from failproof.core import CaseResult, OpenModel
+from failproof.core import CaseResult
+from failproof.core._scores import OpenModel
 from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 

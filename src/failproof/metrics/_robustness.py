@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from failproof.core import CaseResult, OpenModel
+from failproof.core import CaseResult
+from failproof.core._scores import OpenModel
 from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 

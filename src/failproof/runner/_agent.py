@@ -16,8 +16,10 @@ from typing import Protocol
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from failproof.core import Case, Message, Repairs, Response, ToolCall, ToolSpec, ToolUse
-from failproof.guard import offline_validator
+from failproof.core import Case, Message, Response, ToolCall, ToolSpec
+from failproof.core._response import Repairs
+from failproof.core._tools import ToolUse
+from failproof.guard._schema import offline_validator
 
 __all__ = ["StubTools", "Toolbox", "play_agent", "run_tool", "schema_problem"]
 

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Case, Run, utc_now
+from failproof.config import ScoringConfig, Settings
+from failproof.config._record import RECORD_KEY
+from failproof.core import Case, Run
+from failproof.core._result import utc_now
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
@@ -19,7 +21,8 @@ from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
-from failproof.targets import RecordedResponses, ReplayTarget, load_responses
+from failproof.targets import RecordedResponses, ReplayTarget
+from failproof.targets._replay import load_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
 

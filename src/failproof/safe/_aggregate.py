@@ -13,10 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from failproof.config import LABELS, METRICS, Label, SafeConfig
+from failproof.config import SafeConfig
+from failproof.config._safe import LABELS, METRICS, Label
 from failproof.safe._intervals import mean_interval, rate_interval
 from failproof.safe._result import SafeResult
-from failproof.stats import Interval
+from failproof.stats._intervals import Interval
 
 __all__ = [
     "ArchetypeStats",

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from failproof.config import Label
+from failproof.config._safe import Label
 from failproof.errors import InputError
 from failproof.safe._intervals import mean_interval
 from failproof.safe._paired import holm, sign_flip_test

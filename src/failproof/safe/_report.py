@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from failproof.config import Metric, SafeConfig
+from failproof.config import SafeConfig
+from failproof.config._safe import Metric
 from failproof.safe._aggregate import BatchAggregate, aggregate
 from failproof.safe._loader import SkippedRecord
 from failproof.safe._result import SafeResult

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from failproof.config import Label
+from failproof.config._safe import Label
 from failproof.core import SafeCaseResult
 
 __all__ = ["MetricLabels", "PhraseCheck", "SafeResult", "SafeScores", "SemanticMatch"]

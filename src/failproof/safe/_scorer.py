@@ -21,7 +21,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from failproof.config import JudgeSettings, SafeConfig, ScoringConfig, Settings
-from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
+from failproof.core import Case, CaseResult, Response
+from failproof.core._case import SafeExpectations
+from failproof.core._response import parse_json_output
 from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord

@@ -6,7 +6,8 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.config import JudgeSettings, ScoringConfig
-from failproof.core import Case, Classification, Primary, Response
+from failproof.core import Case, Classification, Response
+from failproof.core._result import Primary
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify

@@ -19,7 +19,9 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from failproof.errors import InputError
-from failproof.guard import DuplicateKeyError, linear_validator, loads_json, unique_object
+from failproof.guard import loads_json
+from failproof.guard._json import DuplicateKeyError, unique_object
+from failproof.guard._schema import linear_validator
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 

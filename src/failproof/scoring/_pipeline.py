@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from failproof.config import ScoringConfig, Settings
-from failproof.core import Case, CaseResult, Classification, Reason, Response
+from failproof.core import Case, CaseResult, Classification, Response
+from failproof.core._result import Reason
 from failproof.scoring._base import RESULT_FIELDS, Evidence, Scorer, scorers
 from failproof.scoring._per_case import per_case
 

@@ -13,7 +13,8 @@ import re2
 from pydantic import ValidationError
 
 from failproof.errors import PatternError
-from failproof.guard import UnreadableInput, read_yaml
+from failproof.guard import UnreadableInput
+from failproof.guard._yaml import read_yaml
 from failproof.signals._schema import Pattern, PatternFile
 
 __all__ = [

@@ -12,7 +12,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
+from failproof.core import Attack, AttackStep, CaseResult, Response, Run
+from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
 from failproof.store._mcp import McpRecords

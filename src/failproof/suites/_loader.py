@@ -20,17 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard import (
-    YAML_LIMITS,
-    UnreadableInput,
-    clean_data,
-    compose_yaml,
-    construct_yaml,
-    decode_text,
-    loads_json,
-    read_limited,
-    regex_problems,
-)
+from failproof.guard import UnreadableInput, compose_yaml, construct_yaml, loads_json
+from failproof.guard._schema import regex_problems
+from failproof.guard._text import clean_data
+from failproof.guard._yaml import YAML_LIMITS, decode_text, read_limited
 
 __all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
 

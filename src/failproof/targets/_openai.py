@@ -20,9 +20,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from failproof.core import MAX_TOOL_CALLS, Case, Message, Repairs, Response, ToolCall
+from failproof.core import Case, Message, Response, ToolCall
+from failproof.core._response import Repairs
+from failproof.core._tools import MAX_TOOL_CALLS
 from failproof.errors import TargetError
-from failproof.guard import dumps_keeping_repeats, keep_repeats, loads_json
+from failproof.guard import loads_json
+from failproof.guard._json import dumps_keeping_repeats, keep_repeats
 from failproof.targets._aio import (
     Redactor,
     check_url,

@@ -10,7 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from failproof.core import Case, Response, ToolUse
+from failproof.core import Case, Response
+from failproof.core._tools import ToolUse
 from failproof.errors import ResponsesError
 from failproof.targets._base import Target, targets
 
