@@ -15,6 +15,7 @@ from failproof.cli._target_options import parse_headers
 from failproof.core._severity import Severity
 from failproof.errors import ConfigError
 from failproof.guard import for_console
+from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
     from failproof.mcp import McpScan
@@ -41,7 +42,7 @@ def _formats(text: str | None) -> list[str]:
     return chosen
 
 
-def _probe_args(items: list[str]) -> dict[str, dict[str, Any]]:
+def _probe_args(items: list[str]) -> dict[str, JsonObject]:
     allowed: dict[str, dict[str, Any]] = {}
     for item in items:
         tool, sep, raw = item.partition("=")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
+from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
     from failproof.config import Settings
@@ -55,7 +56,7 @@ def planned_suites(given: list[str], settings: Settings, config: Path | None) ->
     return [str(folder / s) if (folder / s).exists() else s for s in declared]
 
 
-def _entry_options(entry: ProjectTarget) -> dict[str, Any]:
+def _entry_options(entry: ProjectTarget) -> JsonObject:
     options = target_options(
         base_url=entry.base_url,
         api_key_env=entry.api_key_env,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -194,7 +195,7 @@ def run_side_by_side(
 
 
 def _request(
-    suites: list[str], target: str | None, repeat: int, options: dict[str, object]
+    suites: list[str], target: str | None, repeat: int, options: Mapping[str, object]
 ) -> RunRequest:
     if not suites or not target:
         raise ConfigError(
@@ -207,7 +208,7 @@ def _request(
     return RunRequest(
         suites=tuple(suite_source(s) for s in suites),
         target=target,
-        target_options=options,
+        target_options=dict(options),
         repeat=repeat,
     )
 
@@ -225,7 +226,7 @@ def _attack_request(
     attacker: str | None,
     strategy: str,
     budget: int,
-    options: dict[str, object],
+    options: Mapping[str, object],
 ) -> AttackRequest:
     """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
     if not attacker:

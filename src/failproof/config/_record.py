@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from failproof.config._safe import SafeConfig
 from failproof.config._sections import ClassifierSettings, ProbeSettings
+from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
     from failproof.config._settings import Settings
@@ -105,7 +106,7 @@ class ScoringConfig(_Frozen):
         stored = config.get(RECORD_KEY)
         return cls.model_validate(stored) if isinstance(stored, Mapping) else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The record as stored in the run (``safe`` spelled like ``safe.config.json``)."""
         return self.model_dump(mode="json", by_alias=True)
 

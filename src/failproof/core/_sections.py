@@ -9,9 +9,9 @@ only third-party sections (``extensions``) stay open.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from failproof.guard._json import JsonObject
 
 __all__ = ["Interval", "Number", "Section"]
 
@@ -59,6 +59,6 @@ class Interval(Section):
     def has_bounds(self) -> bool:
         return self.low is not None and self.high is not None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """The JSON form (``confidence`` for the level)."""
         return self.model_dump(mode="json")

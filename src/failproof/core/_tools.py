@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from failproof.guard._json import JsonObject
 from failproof.guard._schema import ref_problems
 from failproof.guard._text import clean_data
 
@@ -48,7 +49,7 @@ class ToolCall(_Strict):
     name: str
     arguments: str = Field(default="{}", description="The arguments, as the model wrote them.")
 
-    def parsed_arguments(self) -> dict[str, Any] | None:
+    def parsed_arguments(self) -> JsonObject | None:
         """The arguments as an object, or None when they are not a JSON object."""
         return read_arguments(self.arguments).value
 
@@ -77,7 +78,7 @@ def read_arguments(text: str) -> ToolArguments:
     repeated: list[str] = []
     last: list[tuple[str, Any]] = []
 
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> JsonObject:
         obj = dict(pairs)
         if len(obj) != len(pairs):
             keys = [key for key, _ in pairs]
@@ -95,7 +96,7 @@ def read_arguments(text: str) -> ToolArguments:
     return ToolArguments(value, tuple((str(k), v) for k, v in top), tuple(repeated))
 
 
-def schema_refs_inside(schema: dict[str, Any]) -> dict[str, Any]:
+def schema_refs_inside(schema: JsonObject) -> JsonObject:
     """``schema``, refused (ValueError) when a ``$ref`` points outside it: never fetched."""
     for problem in ref_problems(schema):
         raise ValueError(problem)
@@ -118,7 +119,7 @@ class ToolSpec(_Strict):
 
     @field_validator("parameters")
     @classmethod
-    def _refs_inside(cls, schema: dict[str, Any]) -> dict[str, Any]:
+    def _refs_inside(cls, schema: JsonObject) -> JsonObject:
         return schema_refs_inside(schema)
 
     @field_validator("name")

@@ -12,9 +12,10 @@ import asyncio
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from failproof.config import JudgeSettings
+from failproof.guard._json import JsonObject
 from failproof.judge._client import Check, Judge, JudgeAnswer
 from failproof.judge._rubric import Rubric
 from failproof.judge._verdicts import Verdict
@@ -55,7 +56,7 @@ class JudgeThread:
             raise
 
     @property
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return self.judge.identity
 
     def _run(self, coroutine: Awaitable[T]) -> T:

@@ -10,7 +10,7 @@ model calls.
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
 from jsonschema.exceptions import SchemaError
@@ -88,7 +88,7 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
     return ToolUse(step=step, call=call, result=spec.result())
 
 
-def schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
+def schema_problem(arguments: Mapping[str, object], schema: Mapping[str, object]) -> str | None:
     """Why ``arguments`` do not fit ``schema`` (its first error), or None."""
     try:
         error = next(iter(offline_validator(schema).iter_errors(arguments)), None)

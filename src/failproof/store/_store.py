@@ -16,6 +16,7 @@ from failproof.core import Attack, AttackStep, CaseResult, Response, Run
 from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
+from failproof.guard._json import JsonObject
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._rows import load_result
@@ -509,7 +510,7 @@ class Store(McpRecords):
             )
         return len(values)
 
-    def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
+    def safe_results(self, concern_id: str | None = None) -> list[JsonObject]:
         query = (
             "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
         )

@@ -17,6 +17,7 @@ import yaml
 from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
@@ -343,7 +344,7 @@ def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None)
     seen[case.id] = len(seen) + 1
 
 
-def _first_error(exc: ValidationError) -> Mapping[str, Any]:
+def _first_error(exc: ValidationError) -> ErrorDetails:
     """The first error, with a union's per-branch errors folded into one plain message."""
     errors = exc.errors()
     first = errors[0]
@@ -353,10 +354,11 @@ def _first_error(exc: ValidationError) -> Mapping[str, Any]:
             same = [e for e in errors if e["loc"][:1] == ("input",)]
             deeper = [e for e in same if len(e["loc"]) > 2]
             if deeper:  # a message inside the list is wrong: report that one
-                inner = dict(deeper[0])
+                inner = deeper[0].copy()
                 inner["loc"] = ("input", *deeper[0]["loc"][2:])
                 return inner
             return {
+                "type": "union",
                 "loc": ("input",),
                 "msg": "give a string or a list of {role, content} messages",
                 "input": first.get("input"),

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from failproof.core import Case, Response
 from failproof.core._tools import ToolUse
 from failproof.errors import ResponsesError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import Target, targets
 
 __all__ = ["RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"]
@@ -153,7 +154,7 @@ class ReplayTarget(Target):
     def __init__(self, recorded: RecordedResponses) -> None:
         self.recorded = recorded
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "source": self.recorded.source}
 
     async def generate(self, case: Case) -> Response:
