@@ -161,8 +161,8 @@ def test_case_consistency(
 ) -> None:
     samples = [result("c", v, i) for i, v in enumerate(verdicts)]
     out = case_consistency(list(reversed(samples)))
-    assert (out["pass_all"], out["pass_rate"]) == (pass_all, pass_rate)
-    assert out["flip_rate"] == pytest.approx(flip_rate)
+    assert (out.pass_all, out.pass_rate) == (pass_all, pass_rate)
+    assert out.flip_rate == pytest.approx(flip_rate)
 
 
 def suite(name: str, n: int, demo: set[int] = frozenset()) -> Suite:  # type: ignore[assignment]
