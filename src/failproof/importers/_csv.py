@@ -22,6 +22,7 @@ from failproof.core import Expect, Severity
 from failproof.errors import InputError
 from failproof.guard import for_console
 from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import csv_rows, read_source
 
@@ -53,10 +54,9 @@ def parse_expect(items: Sequence[str]) -> JsonObject:
     try:
         Expect(**values)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        where, what = first_problem(exc)
         raise InputError(
-            f"--expect {where}: {first['msg']}", hint="e.g. --expect refusal=required"
+            f"--expect {where}: {what}", hint="e.g. --expect refusal=required"
         ) from None
     return values
 

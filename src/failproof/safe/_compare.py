@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from failproof.config._safe import Label
 from failproof.errors import InputError
 from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.safe._intervals import mean_interval
 from failproof.safe._paired import holm, sign_flip_test
 
@@ -79,9 +80,8 @@ def load_report(path: Path) -> LoadedReport:
         try:
             cases.append(_Case.model_validate(item))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise InputError(f"{path}: results[{index}].{where}: {first['msg']}") from None
+            where, what = first_problem(exc)
+            raise InputError(f"{path}: results[{index}].{where}: {what}") from None
     return LoadedReport(
         str(path), str(data.get("concern_id", "")), str(data.get("generated_at", "")), tuple(cases)
     )

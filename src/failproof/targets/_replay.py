@@ -14,6 +14,7 @@ from failproof.core import Case, Response
 from failproof.core._tools import ToolUse
 from failproof.errors import ResponsesError
 from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.targets._base import Target, targets
 
 __all__ = ["RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"]
@@ -138,10 +139,9 @@ def _parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
     try:
         return RecordedResponse.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "record"
+        where, what = first_problem(exc, "record")
         raise ResponsesError(
-            f"{path}:{lineno}: {where}: {err['msg']}",
+            f"{path}:{lineno}: {where}: {what}",
             hint='each line: {"case_id": ..., "suite": ..., "output": ..., "error": null}',
         ) from None
 
