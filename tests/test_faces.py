@@ -40,7 +40,7 @@ BUDGET = {
     "runner": 12,
     "safe": 10,
     "scale": 5,
-    "scoring": 6,
+    "scoring": 7,
     "signals": 9,
     "stats": 4,
     "store": 3,

@@ -7,9 +7,11 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.scoring._base import Evidence, Scorer, scorers
     from failproof.scoring._pipeline import ScorerWarning, build_scorers, score_case
+    from failproof.scoring._result import ScoreResult
 
 __all__ = [
     "Evidence",
+    "ScoreResult",
     "Scorer",
     "ScorerWarning",
     "build_scorers",
