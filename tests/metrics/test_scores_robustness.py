@@ -6,13 +6,12 @@ from typing import Any
 
 import pytest
 
-from failproof.config import Settings
 from failproof.core import CaseResult, Classification
 from failproof.core._result import Primary
 from failproof.metrics import AggregateContext, aggregators
 from failproof.metrics._robustness import pair_variants, robustness_section
 
-CTX = AggregateContext(settings=Settings(), suite_weights={})
+CTX = AggregateContext()
 
 
 def scored(

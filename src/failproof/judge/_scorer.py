@@ -58,8 +58,7 @@ def opinion_passes(case: Case, refusal: str, harmful: bool, partial_counts_as: s
 
 
 def _judge_of(config: ScoringConfig) -> JudgeSettings:
-    judge = config.judge
-    return judge if isinstance(judge, JudgeSettings) else JudgeSettings()
+    return config.judge or JudgeSettings()
 
 
 @scorers.register("judge")

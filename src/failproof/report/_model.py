@@ -185,8 +185,6 @@ def build_report(
     run: Run,
     results: Iterable[CaseResult],
     settings: Settings | None = None,
-    *,
-    suite_weights: dict[str, float] | None = None,
 ) -> Report:
     """The report of ``run``: the metrics step's sections, assembled.
 
@@ -195,8 +193,8 @@ def build_report(
     (``store.stream(run_id)``) the report is built by the streaming pass and holds no results.
     """
     if isinstance(results, StoredResults):
-        return _streamed(run, results, settings, suite_weights)
-    done = aggregate_run(run, results, settings, suite_weights)
+        return _streamed(run, results, settings)
+    done = aggregate_run(run, results, settings)
     return Report(run=run, results=done.results, extensions=done.extensions, **done.sections)
 
 
@@ -205,21 +203,16 @@ def build_report_streaming(
     run_id: str,
     settings: Settings | None = None,
     *,
-    suite_weights: dict[str, float] | None = None,
     chunk: int = 1000,
 ) -> Report:
     """The report of run ``run_id`` in bounded memory: one pass over the store computes every
     section (accumulators), and the renderers read the cases again, ``chunk`` at a time."""
-    return _streamed(
-        store.get_run(run_id), store.stream(run_id, chunk=chunk), settings, suite_weights
-    )
+    return _streamed(store.get_run(run_id), store.stream(run_id, chunk=chunk), settings)
 
 
-def _streamed(
-    run: Run, source: StoredResults, settings: Settings | None, weights: dict[str, float] | None
-) -> Report:
+def _streamed(run: Run, source: StoredResults, settings: Settings | None) -> Report:
     digest = CaseDigest()
-    done = aggregate_stream(run, source, settings, weights, also=[_DigestFeed(digest)])
+    done = aggregate_stream(run, source, settings, also=[_DigestFeed(digest)])
     report = Report(run=run, results=source, extensions=done.extensions, **done.sections)
     report._digest = digest
     return report

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from failproof.config import JudgeSettings, SafeConfig, ScoringConfig
+from failproof.config import SafeConfig, ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.core._case import SafeExpectations
 from failproof.core._response import parse_json_output
@@ -73,7 +73,7 @@ class SafeV0Scorer(Scorer):
         #: The SAFE config of the run (the defaults when the record has none).
         self.safe = self.config.safe or SafeConfig()
         self._embedder = MiniLmEmbedder() if self.safe.match == "semantic" else None
-        judge = self.config.judge if isinstance(self.config.judge, JudgeSettings) else None
+        judge = self.config.judge
         matcher = ah_matchers.get(self.safe.ah_matcher)
         self._ah: AhMatcher = matcher.from_settings(self.safe, judge)
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.config import JudgeSettings, ScoringConfig
+from failproof.config import ScoringConfig
 from failproof.core import Case, Classification, Response
 from failproof.core._result import Primary
 from failproof.scoring._base import Evidence, Scorer, scorers
@@ -86,7 +86,7 @@ class FailproofClassifier(Scorer):
     def _ungraded(self, case: Case) -> bool:
         """A case with a rubric, in a run with no judge to grade it."""
         judge = self.config.judge
-        has_judge = isinstance(judge, JudgeSettings) and bool(judge.spec)
+        has_judge = judge is not None and bool(judge.spec)
         return case.expect is not None and case.expect.rubric is not None and not has_judge
 
     def params(self) -> dict[str, Any]:
