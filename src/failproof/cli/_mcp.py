@@ -15,9 +15,9 @@ from failproof.cli._target_options import parse_headers
 from failproof.core._severity import Severity
 from failproof.errors import ConfigError
 from failproof.guard import for_console
-from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
+    from failproof.guard._json import JsonObject
     from failproof.mcp import McpScan
 
 __all__ = ["mcp_app"]

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
-from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
     from failproof.config import Settings
     from failproof.config._project import ProjectTarget
+    from failproof.guard._json import JsonObject
 
 __all__ = ["PlannedTarget", "planned_suites", "planned_targets", "project_file"]
 

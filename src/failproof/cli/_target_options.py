@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from failproof.errors import ConfigError
-from failproof.guard._json import JsonObject
+
+if TYPE_CHECKING:
+    from failproof.guard._json import JsonObject
+
 
 __all__ = ["parse_headers", "parse_params", "target_options", "templatize_env"]
 
