@@ -25,7 +25,7 @@ BUDGET = {
     "ci": 4,
     "cli": 3,
     "config": 12,
-    "core": 20,
+    "core": 22,
     "coverage": 2,
     "datasets": 4,
     "generate": 5,

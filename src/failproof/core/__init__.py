@@ -6,6 +6,7 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.core._attack import Attack, AttackStep
+    from failproof.core._capabilities import Capabilities, Unsupported
     from failproof.core._case import Case, Expect, Message, Severity, Turn
     from failproof.core._response import Response
     from failproof.core._result import CaseResult, Classification, Run, TurnResult
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Attack",
     "AttackStep",
+    "Capabilities",
     "Case",
     "CaseResult",
     "CaseScore",
@@ -35,6 +37,7 @@ __all__ = [
     "ToolSpec",
     "Turn",
     "TurnResult",
+    "Unsupported",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all

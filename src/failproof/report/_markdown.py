@@ -126,6 +126,8 @@ def _why(result: CaseResult) -> str:
 
 
 def _reason(result: CaseResult) -> str:
+    if result.unsupported is not None:
+        return md_text(f"not sent: {result.unsupported.reason}", 200)
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
@@ -141,8 +143,9 @@ def _failing(report: Report) -> list[str]:
     total = digest.total - digest.verdicts["pass"]
     if not failing:
         return []
+    kinds = "Failing, review and unsupported" if digest.unsupported else "Failing and review"
     lines = [
-        f"### Failing and review cases ({total:,})",
+        f"### {kinds} cases ({total:,})",
         "",
         _row(["case", "suite", "class", "why", "output"]),
         _row(["---"] * 5),
@@ -160,7 +163,7 @@ def _failing(report: Report) -> list[str]:
 def _sections(report: Report) -> list[str]:
     index = CaseIndex(report)
     lines = _header(report)
-    lines += [f"**Note:** {md_text(note, 300)}\n" for note in record_notes(report)]
+    lines += [f"**Note:** {md_text(note, 400)}\n" for note in record_notes(report)]
     if suites := suite_table(report):
         lines += ["### Suites", "", *_table(_without_parts(suites)), ""]
     if worst := worst_cases(report, index):

@@ -17,6 +17,7 @@ from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
 from failproof.guard._json import JsonObject
+from failproof.store._kept import KeptAnswers
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._rows import load_result
@@ -70,7 +71,7 @@ class RunSummary:
     passed: int
 
 
-class Store(McpRecords):
+class Store(McpRecords, KeptAnswers):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
