@@ -38,7 +38,7 @@ BUDGET = {
     "registry": 4,
     "report": 12,
     "runner": 12,
-    "safe": 10,
+    "safe": 12,
     "scale": 5,
     "scoring": 7,
     "signals": 9,

@@ -18,6 +18,7 @@ from failproof._lazy import lazy_exports
 if TYPE_CHECKING:
     from failproof.config import SafeConfig
     from failproof.safe._ah import ah_matchers
+    from failproof.safe._api import safe_exit_code, score_concern
     from failproof.safe._events import hooks
     from failproof.safe._records import SafeRecord
     from failproof.safe._report import SafeReport, build_safe_report
@@ -36,6 +37,8 @@ __all__ = [
     "build_safe_report",
     "hooks",
     "load_safe_config",
+    "safe_exit_code",
+    "score_concern",
     "score_records",
 ]
 
