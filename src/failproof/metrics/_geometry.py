@@ -19,16 +19,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from failproof.config import ProbeSettings
+from failproof.core import CaseResult
+from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
-from failproof.metrics._geometry_docs import GeometryCase
+from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
-from failproof.metrics._geometry_section import (
-    GeometryMethod,
-    KMeansMethod,
-    Observability,
-    Point,
-    TfidfMethod,
-)
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
@@ -39,8 +34,29 @@ __all__ = [
     "method_of",
     "nearest",
     "normalise",
+    "observability",
     "points_of",
+    "says_something",
 ]
+
+
+@aggregators.register("observability")
+def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
+    """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
+    settings = ctx.scoring.probe
+    cases = geometry_cases(results)
+    if not says_something(len(cases), sum(not c.passed for c in cases), settings):
+        return None
+    return failure_geometry(cases, settings)
+
+
+def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
+    """Whether a geometry of ``cases`` evaluated cases, ``failures`` of them failed, can say
+    anything: at least ``min_cases_for_geometry`` cases and ``min_failures_for_geometry``
+    failures (a run that does not fail has no failure geometry to show)."""
+    return (
+        cases >= settings.min_cases_for_geometry and failures >= settings.min_failures_for_geometry
+    )
 
 
 @dataclass(frozen=True)
@@ -54,16 +70,15 @@ class Embedding:
     fitted_on: int
 
 
-def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
-    """The ``observability`` section for ``cases``, every one embedded (see the module docstring;
-    the geometry accumulator's path for a run within its sample)."""
+def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
+    """The ``observability`` section for ``cases`` (see the module docstring)."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     with threadpool_limits(limits=settings.geometry_threads):
         return _geometry(cases, settings)
 
 
-def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
+def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
     embedding = embed(cases, settings)
     choice = choose_k(
         embedding.vectors,
@@ -73,13 +88,13 @@ def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observa
         seed=settings.seed,
     )
     labels = _labels(embedding.vectors, choice, settings.seed)
-    return Observability(
-        n=len(cases),
-        mutual_information=mutual_information(cases, labels),
-        clusters=describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
-        points=points_of(cases, labels, embedding.scatter),
-        method=method_of(len(embedding.terms), embedding.fitted_on, choice, settings),
-    )
+    return {
+        "n": len(cases),
+        "mutual_information": mutual_information(cases, labels),
+        "clusters": describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
+        "points": points_of(cases, labels, embedding.scatter),
+        "method": method_of(len(embedding.terms), embedding.fitted_on, choice, settings),
+    }
 
 
 def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
@@ -139,39 +154,41 @@ def nearest(vectors: NDArray[np.floating], centers: NDArray[np.floating]) -> NDA
 
 def points_of(
     cases: Sequence[GeometryCase], labels: NDArray[np.int_], scatter: NDArray[np.floating]
-) -> list[Point]:
+) -> list[dict[str, Any]]:
     xs = np.round(scatter[:, 0], 5).tolist()
     ys = np.round(scatter[:, 1], 5).tolist()
     return [
-        Point(
-            suite=case.suite,
-            case_id=case.case_id,
-            sample=case.sample,
-            cluster=int(label),
-            scatter_x=x,
-            scatter_y=y,
-        )
+        {
+            "suite": case.suite,
+            "case_id": case.case_id,
+            "sample": case.sample,
+            "cluster": int(label),
+            "scatter_x": x,
+            "scatter_y": y,
+        }
         for case, label, x, y in zip(cases, labels.tolist(), xs, ys, strict=True)
     ]
 
 
 def method_of(
     vocabulary: int, fitted_on: int, choice: KChoice, settings: ProbeSettings
-) -> GeometryMethod:
+) -> dict[str, Any]:
     """How the geometry was made: TF-IDF, SVD, k and its choice, seed."""
-    return GeometryMethod(
-        tfidf=TfidfMethod(
-            max_features=settings.geometry_max_features,
-            vocabulary_size=vocabulary,
-            fitted_on_cases=fitted_on,
-        ),
-        svd_components=settings.geometry_components,
-        kmeans=KMeansMethod(
-            k=choice.k,
-            k_selection=choice.method,
-            silhouettes={str(k): s for k, s in choice.silhouettes.items()},
-            silhouette_sample=settings.geometry_silhouette_sample,
-            max_k=settings.geometry_max_clusters,
-        ),
-        seed=settings.seed,
-    )
+    return {
+        "tfidf": {
+            "ngram_range": [1, 2],
+            "max_features": settings.geometry_max_features,
+            "vocabulary_size": vocabulary,
+            "fitted_on_cases": fitted_on,
+        },
+        "svd_components": settings.geometry_components,
+        "kmeans": {
+            "k": choice.k,
+            "k_selection": choice.method,
+            "silhouettes": {str(k): s for k, s in choice.silhouettes.items()},
+            "silhouette_sample": settings.geometry_silhouette_sample,
+            "max_k": settings.geometry_max_clusters,
+        },
+        "seed": settings.seed,
+        "mutual_information_unit": "nats",
+    }

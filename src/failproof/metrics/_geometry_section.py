@@ -3,21 +3,13 @@ accumulator."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from failproof.core import Number, Section
 
-__all__ = [
-    "AssignedCases",
-    "CaseRef",
-    "GeometryCluster",
-    "GeometryMethod",
-    "KMeansMethod",
-    "MutualInformation",
-    "Observability",
-    "Point",
-    "TfidfMethod",
-]
+__all__ = ["CaseRef", "GeometryCluster", "MutualInformation", "Observability", "Point"]
 
 
 class CaseRef(Section):
@@ -64,43 +56,6 @@ class MutualInformation(Section):
     unit: str = "nats"
 
 
-class TfidfMethod(Section):
-    """How the documents were weighted: n-grams, vocabulary and the cases it was fitted on."""
-
-    ngram_range: list[int] = Field(default_factory=lambda: [1, 2])
-    max_features: int = 0
-    vocabulary_size: int = 0
-    fitted_on_cases: int = 0
-
-
-class KMeansMethod(Section):
-    """How many clusters, how k was chosen and the silhouettes it was chosen by."""
-
-    k: int = 0
-    k_selection: str = ""
-    silhouettes: dict[str, Number] = Field(default_factory=dict)
-    silhouette_sample: int = 0
-    max_k: int = 0
-
-
-class AssignedCases(Section):
-    """A run larger than the sample: how many cases were assigned to the sample's clusters."""
-
-    cases: int = 0
-    by: str = ""
-
-
-class GeometryMethod(Section):
-    """How the geometry was made: TF-IDF, SVD, KMeans and its choice of k, seed."""
-
-    tfidf: TfidfMethod = Field(default_factory=TfidfMethod)
-    svd_components: int = 0
-    kmeans: KMeansMethod = Field(default_factory=KMeansMethod)
-    seed: int = 0
-    mutual_information_unit: str = "nats"
-    assigned: AssignedCases | None = Field(default=None, exclude_if=lambda value: value is None)
-
-
 class Observability(Section):
     """Failure geometry: mutual information, clusters, scatter points and how they were made."""
 
@@ -108,4 +63,4 @@ class Observability(Section):
     mutual_information: MutualInformation | None = None
     clusters: list[GeometryCluster] = Field(default_factory=list)
     points: list[Point] = Field(default_factory=list)
-    method: GeometryMethod = Field(default_factory=GeometryMethod)
+    method: dict[str, Any] = Field(default_factory=dict)
