@@ -14,15 +14,9 @@ from tests.report.synthetic import make_results
 
 from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, Run
-from failproof.metrics import (
-    AggregateContext,
-    TopN,
-    accumulators,
-    aggregate_stream,
-    aggregators,
-    context_for,
-    fold,
-)
+from failproof.metrics import AggregateContext, accumulators, aggregate_stream, aggregators, fold
+from failproof.metrics._accumulate import TopN
+from failproof.metrics._base import context_for
 from failproof.store import Store
 
 JUDGE_SCORES: list[dict[str, Any]] = [
@@ -154,3 +148,17 @@ def test_a_run_within_the_sample_gets_the_full_geometry() -> None:
     assert section == aggregators.get("observability")(results, ctx)
     assert section is not None
     assert len(section["points"]) == len(results)
+
+
+def test_past_the_sample_no_result_is_read_twice() -> None:
+    """The assignment reads the cases kept on disk as they came, not the results again."""
+    results = geometry_fixture(50)
+    once = iter(results)  # a source that can be read only once
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    ctx.source = once
+    section = fold(accumulators.get("observability")(ctx), once)
+    assert section is not None
+    assert section["method"]["assigned"]["cases"] == sum(c["size"] for c in section["clusters"])
+    assert section["n"] == len(results) == 150
+    again = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    assert section == fold(accumulators.get("observability")(again), results)

@@ -21,7 +21,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from failproof.config import SafeConfig, ScoringConfig
-from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
+from failproof.core import Case, CaseResult, Response
+from failproof.core._case import SafeExpectations
+from failproof.core._response import parse_json_output
+from failproof.guard._problem import first_problem
 from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
@@ -55,9 +58,8 @@ def read_output(response: Response) -> tuple[SafeOutput, str | None]:
     try:
         return SafeOutput.model_validate(value), None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return SafeOutput.empty(), f"output.{where}: {first['msg']}; scored as empty output"
+        where, what = first_problem(exc)
+        return SafeOutput.empty(), f"output.{where}: {what}; scored as empty output"
 
 
 @scorers.register("safe_v0")
@@ -131,25 +133,10 @@ class SafeAccumulator:
         if not self.scored:
             return None
         concern = ",".join(sorted(self.suites))
-        report = build_safe_report(self.scored, recorded_safe_config(self.ctx), concern_id=concern)
+        config = self.ctx.scoring.safe or SafeConfig()
+        report = build_safe_report(self.scored, config, concern_id=concern)
         return SafeBatchReport.model_validate(report.to_json(with_results=False))
 
 
 accumulators.register("safe_v0")(SafeAccumulator)
 aggregators.register("safe_v0")(folded(SafeAccumulator))
-
-
-def recorded_safe_config(ctx: AggregateContext) -> SafeConfig:
-    """The SAFE config the run was scored with.
-
-    A run made before scoring records kept it among its scorers' parameters; failing both, the
-    defaults (never the environment of the day).
-    """
-    if ctx.scoring.safe is not None:
-        return ctx.scoring.safe
-    for spec in ctx.legacy_scorers:
-        if spec.get("name") == "safe_v0" and isinstance(spec.get("params"), dict):
-            stored = spec["params"].get("config")
-            if isinstance(stored, dict):
-                return SafeConfig.model_validate(stored)
-    return SafeConfig()

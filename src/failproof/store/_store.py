@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,9 +12,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
+from failproof.core import Attack, AttackStep, CaseResult, Response, Run
+from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
+from failproof.guard._json import JsonObject
 from failproof.store._kept import KeptAnswers
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
@@ -253,9 +255,12 @@ class Store(McpRecords, KeptAnswers):
             if entries:
                 self._db.executemany(_INSERT_CACHE, entries)
 
-    def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
-        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
-        return StoredResults(self.path, run_id, chunk=chunk)
+    def stream(
+        self, run_id: str, *, chunk: int = 1000, held: Sequence[CaseResult] | None = None
+    ) -> StoredResults:
+        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports);
+        ``held``: the same results already in memory, in order, read instead of the store."""
+        return StoredResults(self.path, run_id, chunk=chunk, held=held)
 
     def result_rows(self, run_id: str) -> list[ResultRow]:
         """The run's results as stored (JSON not parsed), in (suite, case_id, sample) order."""
@@ -510,7 +515,7 @@ class Store(McpRecords, KeptAnswers):
             )
         return len(values)
 
-    def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
+    def safe_results(self, concern_id: str | None = None) -> list[JsonObject]:
         query = (
             "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
         )

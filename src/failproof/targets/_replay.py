@@ -6,15 +6,25 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from failproof.core import Case, Response, ToolUse
+from failproof.core import Case, Response
+from failproof.core._tools import ToolUse
 from failproof.errors import ResponsesError
+from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.targets._base import Target, targets
 
-__all__ = ["RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"]
+__all__ = [
+    "Recorded",
+    "RecordedResponse",
+    "RecordedResponses",
+    "ReplayTarget",
+    "load_responses",
+    "parse_line",
+]
 
 
 class RecordedTurn(BaseModel):
@@ -72,6 +82,14 @@ def _turn_response(turns: list[RecordedTurn], turn: int) -> Response:
     return Response.from_output(recorded.output)
 
 
+class Recorded(Protocol):
+    """Where the replay finds a case's recorded response."""
+
+    source: str
+
+    def find(self, case: Case) -> RecordedResponse | None: ...
+
+
 @dataclass
 class RecordedResponses:
     """Recorded responses keyed by (suite, case_id); ``suite`` may be None when ids are unique."""
@@ -110,7 +128,7 @@ def load_responses(path: str | Path) -> RecordedResponses:
     for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
-        record = _parse_line(line, path, lineno)
+        record = parse_line(line, path, lineno)
         key = (record.suite, record.case_id)
         if key in recorded.by_key:
             where = f"suite {record.suite!r}, " if record.suite else ""
@@ -122,7 +140,8 @@ def load_responses(path: str | Path) -> RecordedResponses:
     return recorded
 
 
-def _parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
+def parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
+    """One line of a recorded-responses file, checked; `ResponsesError` names the line."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -136,10 +155,9 @@ def _parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
     try:
         return RecordedResponse.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "record"
+        where, what = first_problem(exc, "record")
         raise ResponsesError(
-            f"{path}:{lineno}: {where}: {err['msg']}",
+            f"{path}:{lineno}: {where}: {what}",
             hint='each line: {"case_id": ..., "suite": ..., "output": ..., "error": null}',
         ) from None
 
@@ -149,10 +167,10 @@ class ReplayTarget(Target):
 
     name = "replay"
 
-    def __init__(self, recorded: RecordedResponses) -> None:
+    def __init__(self, recorded: Recorded) -> None:
         self.recorded = recorded
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "source": self.recorded.source}
 
     async def generate(self, case: Case) -> Response:
