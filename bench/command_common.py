@@ -30,16 +30,18 @@ class Ran:
     load: float
 
 
-def environment(**extra: str) -> dict[str, str]:
-    """This environment for a child: this checkout's failproof first, byte code on."""
+def environment(source: Path = SOURCE, **extra: str) -> dict[str, str]:
+    """This environment for a child: ``source``'s failproof (this checkout's by default) first
+    on the import path, byte code on."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     rest = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    return {**env, "PYTHONPATH": os.pathsep.join([str(SOURCE), *rest]), **extra}
+    return {**env, "PYTHONPATH": os.pathsep.join([str(source), *rest]), **extra}
 
 
-def compile_sources() -> None:
-    """Byte code for every failproof module, as an installed copy has."""
-    compileall.compile_dir(SOURCE, quiet=1)
+def compile_sources(*sources: Path) -> None:
+    """Byte code for every failproof module of each source folder, as an installed copy has."""
+    for source in sources or (SOURCE,):
+        compileall.compile_dir(source, quiet=1)
 
 
 def load_average() -> float:

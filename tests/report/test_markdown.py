@@ -7,8 +7,8 @@ import re
 import pytest
 from tests.report.synthetic import make_report
 
-from failproof.report import MarkdownRenderer, Report
-from failproof.report._markdown import MAX_CHARS, md_code, md_text, truncate
+from failproof.report import Report
+from failproof.report._markdown import MAX_CHARS, MarkdownRenderer, md_code, md_text, truncate
 
 
 @pytest.fixture(scope="module")

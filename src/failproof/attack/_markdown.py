@@ -6,7 +6,7 @@ from typing import Any
 
 from failproof.attack._report import AttackReport, BreaksBy, CaseAttack
 from failproof.core import AttackStep
-from failproof.report import md_code, md_text
+from failproof.report._markdown import md_code, md_text
 
 __all__ = ["attack_markdown"]
 

@@ -15,7 +15,7 @@ from failproof.core import Severity
 from failproof.guard import redact
 from failproof.mcp._model import Finding, McpScan, ServerScan
 from failproof.mcp._rules import rulebook
-from failproof.report import md_code, md_text
+from failproof.report._markdown import md_code, md_text
 
 __all__ = ["RENDERERS", "render_html", "render_json", "render_junit", "render_markdown"]
 

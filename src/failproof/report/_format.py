@@ -1,7 +1,7 @@
 """Numbers, intervals and untrusted text, formatted the same way by every renderer.
 
 Report sections hold plain numbers or interval objects (``{estimate, low, high, n, method}``, see
-`failproof.stats.Interval.as_dict`); `value_of` reads either. Nothing here computes a new metric.
+`failproof.core.Interval.as_dict`); `value_of` reads either. Nothing here computes a new metric.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from failproof.core import Interval
-from failproof.guard import strip_controls
+from failproof.guard._text import strip_controls
 
 __all__ = [
     "Kind",

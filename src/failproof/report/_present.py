@@ -13,8 +13,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from failproof.core import PRIMARY_CLASSES, CaseResult, Interval
-from failproof.metrics import AggregateMetrics, Latency, RankedCategory, SuiteRow
+from failproof.core import CaseResult, Interval
+from failproof.core._result import PRIMARY_CLASSES
+from failproof.metrics import AggregateMetrics
+from failproof.metrics._probe_section import RankedCategory
+from failproof.metrics._summary_section import Latency, SuiteRow
 from failproof.report._format import (
     Kind,
     Value,

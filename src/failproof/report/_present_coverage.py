@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from failproof.coverage import Coverage, CoverageCategory, CoverageFramework
+from failproof.coverage import Coverage
+from failproof.coverage._model import CoverageCategory, CoverageFramework
 from failproof.report._format import format_value
 from failproof.report._present import CaseIndex
 from failproof.report._tables import Cell, Column, Table

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from failproof.core import Interval
-from failproof.metrics import GeometryCluster
+from failproof.metrics._geometry_section import GeometryCluster
 from failproof.report._format import label_of, value_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, Stat, _link_rows, with_interval

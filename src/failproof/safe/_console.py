@@ -15,7 +15,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from failproof.config import METRICS
+from failproof.config._safe import METRICS
 from failproof.safe._aggregate import PhraseCount
 from failproof.safe._report import SafeReport
 from failproof.safe._result import SafeResult, SemanticMatch

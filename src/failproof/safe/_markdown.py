@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from failproof.config import METRICS
+from failproof.config._safe import METRICS
 from failproof.safe._aggregate import PhraseCount
 from failproof.safe._report import SafeReport
 from failproof.safe._result import SafeResult
