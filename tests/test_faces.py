@@ -36,7 +36,7 @@ BUDGET = {
     "mcp": 32,
     "metrics": 28,
     "registry": 5,
-    "report": 40,
+    "report": 38,
     "runner": 34,
     "safe": 43,
     "scale": 12,

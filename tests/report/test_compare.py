@@ -10,6 +10,7 @@ import pytest
 from tests.report.synthetic import make_report
 
 from failproof.core import Classification, Reason
+from failproof.render._numbers import Value
 from failproof.report import (
     Comparison,
     Report,
@@ -19,7 +20,6 @@ from failproof.report import (
     compare_reports,
     mcnemar_p,
 )
-from failproof.report._format import Value
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from tests.report.synthetic import make_report
 
 from failproof.core import Classification
+from failproof.render._console import plain
 from failproof.report import ConsoleRenderer, Report
-from failproof.report._console import plain
 
 
 def test_headline_suites_and_top_failures(report: Report) -> None:

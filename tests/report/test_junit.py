@@ -8,8 +8,8 @@ import pytest
 from tests.report.synthetic import make_report
 
 from failproof.core import Classification, Reason
+from failproof.render._text import xml_text
 from failproof.report import JUnitRenderer, Report, case_verdict
-from failproof.report._junit import xml_text
 
 
 def _xml(report: Report) -> ET.Element:

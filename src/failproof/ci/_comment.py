@@ -13,7 +13,8 @@ from typing import Literal
 
 from failproof.ci._github import GitHubContext
 from failproof.errors import ConfigError, FailproofError
-from failproof.report import Comparison, Report, compare_markdown, headline, md_code, md_text
+from failproof.render._text import md_code, md_text
+from failproof.report import Comparison, Report, compare_markdown, headline
 
 __all__ = [
     "MARKER",

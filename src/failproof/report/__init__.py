@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from failproof.report._json import JsonRenderer
     from failproof.report._junit import JUnitRenderer
     from failproof.report._load import load_report, read_report
-    from failproof.report._markdown import MarkdownRenderer, md_code, md_text
+    from failproof.report._markdown import MarkdownRenderer
     from failproof.report._model import (
         SCHEMA_VERSION,
         Report,
@@ -73,8 +73,6 @@ __all__ = [
     "headline",
     "load_report",
     "mcnemar_p",
-    "md_code",
-    "md_text",
     "parse_formats",
     "read_report",
     "render_page",
@@ -106,7 +104,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
             "._json": ("JsonRenderer",),
             "._junit": ("JUnitRenderer",),
             "._load": ("load_report", "read_report"),
-            "._markdown": ("MarkdownRenderer", "md_code", "md_text"),
+            "._markdown": ("MarkdownRenderer",),
             "._model": (
                 "SCHEMA_VERSION",
                 "Report",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from failproof.report._format import human_size
+from failproof.render._numbers import human_size
 
 if TYPE_CHECKING:
     import jinja2

@@ -15,16 +15,11 @@ from pydantic import BaseModel
 
 from failproof.core import PRIMARY_CLASSES, CaseResult, Interval
 from failproof.metrics import AggregateMetrics, Latency, RankedCategory, SuiteRow
-from failproof.report._format import (
-    Kind,
-    Value,
-    excerpt,
-    format_value,
-    interval_text,
-    value_of,
-)
+from failproof.render._numbers import Kind, Value, format_value, interval_text, value_of
+from failproof.render._table import Cell, Column, Table
+from failproof.render._text import excerpt
 from failproof.report._model import Report
-from failproof.report._tables import Cell, Column, Table, fields_of, keyed_table, records_table
+from failproof.report._tables import fields_of, keyed_table, records_table
 from failproof.safe import SafeBatchReport
 
 __all__ = [

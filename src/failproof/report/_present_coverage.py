@@ -5,9 +5,9 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from failproof.coverage import Coverage, CoverageCategory, CoverageFramework
-from failproof.report._format import format_value
+from failproof.render._numbers import format_value
+from failproof.render._table import Cell, Column, Table
 from failproof.report._present import CaseIndex
-from failproof.report._tables import Cell, Column, Table
 
 __all__ = ["coverage_facts", "coverage_of", "coverage_tables", "untested_text"]
 

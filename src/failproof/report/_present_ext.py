@@ -6,12 +6,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from failproof.report._format import Kind, format_cell, format_value, label_of, value_of
+from failproof.render._numbers import Kind, format_value, value_of
+from failproof.render._table import Cell, Column, Table
+from failproof.report._format import format_cell, label_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex
 from failproof.report._present_coverage import coverage_facts, coverage_tables
 from failproof.report._present_judge import judge_extra_parts, open_field
-from failproof.report._tables import Cell, Column, Table, keyed_table, records_table, scalars
+from failproof.report._tables import keyed_table, records_table, scalars
 
 __all__ = ["Extra", "extras"]
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from failproof.core import CaseResult
-from failproof.report._format import format_value, value_of
+from failproof.render._numbers import format_value, value_of
+from failproof.render._table import Table
 from failproof.report._present import CaseIndex
-from failproof.report._tables import Table, keyed_table, records_table
+from failproof.report._tables import keyed_table, records_table
 
 __all__ = [
     "decided_note",

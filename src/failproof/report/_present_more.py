@@ -7,10 +7,12 @@ from typing import Any
 
 from failproof.core import Interval
 from failproof.metrics import GeometryCluster
-from failproof.report._format import label_of, value_of
+from failproof.render._numbers import value_of
+from failproof.render._table import Table
+from failproof.report._format import label_of
 from failproof.report._model import Report
 from failproof.report._present import CaseIndex, Stat, _link_rows, with_interval
-from failproof.report._tables import Table, fields_of, keyed_table, records_table, scalars
+from failproof.report._tables import fields_of, keyed_table, records_table, scalars
 from failproof.safe import SafeBatchReport
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""A small table model that every renderer draws, and builders that read sections defensively.
+"""Builders of `Table`s (the model every renderer draws) that read sections defensively.
 
 Report sections are produced by independent aggregators, so their sub-keys may grow or shift. The
 builders show what is present (known keys first, in a stable order; unknown scalar keys after) and
@@ -8,25 +8,15 @@ skip what is absent; they never raise on a missing or oddly typed key.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-from failproof.report._format import (
-    Kind,
-    format_cell,
-    format_value,
-    interval_text,
-    kind_of,
-    label_of,
-    value_of,
-)
+from failproof.render._numbers import Kind, format_value, interval_text, value_of
+from failproof.render._table import Cell, Column, Table
+from failproof.report._format import format_cell, kind_of, label_of
 
 __all__ = [
-    "Cell",
-    "Column",
-    "Table",
     "fields_of",
     "flatten",
     "keyed_table",
@@ -35,48 +25,6 @@ __all__ = [
 ]
 
 _MAX_ROWS = 200
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """A column: the section key it shows, its label, and how its numbers read."""
-
-    key: str
-    label: str
-    kind: Kind = "text"
-
-    @property
-    def numeric(self) -> bool:
-        return self.kind != "text"
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One cell: its text, and what a graphical renderer may draw with it."""
-
-    text: str
-    ci: str = ""  # the 95% interval of a number, when the report gives one
-    bar: float | None = None  # 0..1, drawn as a bar in HTML
-    tone: str | None = None  # a class name (pass, fail, ...) or good / bad
-    case: int | None = None  # index into report.results: the cell opens that case
-    parts: tuple[tuple[str, int], ...] = ()  # counts by class, drawn as a stacked bar
-
-    @property
-    def full(self) -> str:
-        """The text with its interval, for renderers that draw both on one line."""
-        return f"{self.text} ({self.ci})" if self.ci else self.text
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """Columns and rows of cells; ``more`` counts rows left out."""
-
-    columns: list[Column]
-    rows: list[list[Cell]] = field(default_factory=list)
-    more: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.rows)
 
 
 def fields_of(model: BaseModel, skip: Collection[str] = ()) -> dict[str, Any]:
