@@ -1,4 +1,4 @@
-"""Presenters of the optional core sections: failure geometry and SAFE v0."""
+"""The SAFE v0 section: its label counts, metrics with intervals, archetypes and worst cases."""
 
 from __future__ import annotations
 
@@ -6,69 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from failproof.core import Interval
-from failproof.metrics import GeometryCluster
-from failproof.render._numbers import value_of
+from failproof.render._numbers import Kind, value_of
 from failproof.render._table import Table
-from failproof.report._format import label_of
 from failproof.report._model import Report
-from failproof.report._present import CaseIndex, Stat, _link_rows, with_interval
-from failproof.report._tables import fields_of, keyed_table, records_table, scalars
+from failproof.report._present.cases import CaseIndex, link_rows
+from failproof.report._present.headline import Stat, with_interval
+from failproof.report._tables import fields_of, keyed_table, records_table
 from failproof.safe import SafeBatchReport
+from failproof.safe._section import SafeSummary
 
-__all__ = [
-    "Cluster",
-    "SafeView",
-    "clusters",
-    "mutual_information",
-    "safe_view",
-]
-
-_MI = (
-    ("category", "MI(cluster, category)", "clusters follow the threat family"),
-    ("severity", "MI(cluster, severity)", "clusters follow severity"),
-    ("pass_fail", "MI(cluster, pass/fail)", "clusters separate by outcome"),
-)
-
-
-def mutual_information(report: Report) -> list[Stat]:
-    """Mutual information between clusters and category, severity and outcome (in nats)."""
-    geometry = report.observability
-    mi = geometry.mutual_information if geometry else None
-    if mi is None:
-        return []
-    stats = [Stat(k, label, value_of(getattr(mi, k)), "num", note) for k, label, note in _MI]
-    return [s for s in stats if s.value is not None]
-
-
-@dataclass(frozen=True, slots=True)
-class Cluster:
-    """One cluster of the failure geometry, as the observability section describes it."""
-
-    id: str
-    size: int | None
-    terms: list[str]
-    dominant: str | None
-    failure_rate: float | None
-    mean_risk: float | None
-    examples: list[tuple[str, int | None]]
-
-
-def clusters(report: Report, index: CaseIndex) -> list[Cluster]:
-    """The cluster descriptions, in the section's order."""
-    geometry = report.observability
-    return [_cluster(c, index) for c in geometry.clusters] if geometry else []
-
-
-def _cluster(desc: GeometryCluster, index: CaseIndex) -> Cluster:
-    return Cluster(
-        id=str(desc.cluster),
-        size=desc.size,
-        terms=desc.top_terms[:6],
-        dominant=desc.dominant_category,
-        failure_rate=desc.failure_rate,
-        mean_risk=desc.mean_risk,
-        examples=[(ex.case_id, index.find(ex)) for ex in desc.example_case_ids[:5]],
-    )
+__all__ = ["SafeView", "safe_view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +38,9 @@ def safe_view(report: Report, index: CaseIndex) -> SafeView | None:
     safe = report.safe_v0
     if safe is None:
         return None
-    summary = safe.summary.model_dump() if safe.summary else {}
-    stats = [
-        Stat(
-            f"safe_{k}",
-            label_of(k).capitalize(),
-            value_of(summary.get(k)),
-            "pct" if "rate" in k else "count",
-        )
-        for k in scalars(summary)
-    ]
+    stats = _summary_stats(safe.summary) if safe.summary else []
     return SafeView(
-        stats=[s for s in stats if s.value is not None],
+        stats=stats,
         labels=list(safe.label_distribution.items()),
         metrics=_safe_metrics(safe),
         archetypes=keyed_table(
@@ -114,6 +52,25 @@ def safe_view(report: Report, index: CaseIndex) -> SafeView | None:
         worst=_safe_worst(safe, index),
         misses=[(title, pairs) for title, pairs in _misses(safe) if pairs],
     )
+
+
+#: The summary's numbers: (key, field, label, kind).
+_SUMMARY: tuple[tuple[str, str, str, Kind], ...] = (
+    ("total_cases", "total_cases", "Total cases", "count"),
+    ("pass", "pass_", "Pass", "count"),
+    ("review", "review", "Review", "count"),
+    ("fail", "fail", "Fail", "count"),
+    ("overall_pass_rate", "overall_pass_rate", "Overall pass rate", "pct"),
+    ("skipped", "skipped", "Skipped", "count"),
+)
+
+
+def _summary_stats(summary: SafeSummary) -> list[Stat]:
+    stats = [
+        Stat(f"safe_{key}", label, value_of(getattr(summary, name)), kind)
+        for key, name, label, kind in _SUMMARY
+    ]
+    return [s for s in stats if s.value is not None]
 
 
 def _safe_metrics(safe: SafeBatchReport) -> Table:
@@ -138,6 +95,7 @@ def _raw(estimate: float | None, interval: Interval | None) -> dict[str, Any] | 
 
 
 def _safe_worst(safe: SafeBatchReport, index: CaseIndex) -> Table:
+    worst = safe.failure_analysis.worst_performers[:10]
     records = [
         {
             "test_id": item.test_id,
@@ -145,12 +103,12 @@ def _safe_worst(safe: SafeBatchReport, index: CaseIndex) -> Table:
             **item.scores.model_dump(),
             "label": item.label,
         }
-        for item in safe.failure_analysis.worst_performers[:10]
+        for item in worst
     ]
     table = records_table(
         records, ("test_id", "archetype", "CR", "AH", "AC", "composite"), labels={"test_id": "case"}
     )
-    return _link_rows(table, [index.find(r) for r in records], index)
+    return link_rows(table, [index.find(item.test_id) for item in worst], index)
 
 
 def _misses(safe: SafeBatchReport) -> list[tuple[str, list[tuple[str, int]]]]:
