@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from failproof.metrics import AggregateMetrics, RankedCategory, SuiteRow
+from failproof.metrics._probe_section import SeverityRow, WorstCase
 from failproof.render._table import Cell, Column, Table
 from failproof.render._text import excerpt
 from failproof.report._model import Report
 from failproof.report._present.cases import CaseIndex, link_rows
-from failproof.report._present.headline import class_parts
-from failproof.report._tables import fields_of, keyed_table, records_table
+from failproof.report._present.headline import class_parts, with_interval
+from failproof.report._tables import Spec, typed_table
 
 __all__ = [
     "SEVERITY_ORDER",
@@ -27,8 +27,8 @@ SEVERITY_ORDER = ("critical", "high", "medium", "low")
 
 def suite_table(report: Report) -> Table:
     """One row per suite: cases, passed, score, weight, further scores, and counts by class."""
-    rows = {name: _suite_row(row) for name, row in report.suites.items()}
-    table = keyed_table(rows, "suite", ("n", "passed", "score", "weight"), bars={"score": "good"})
+    rows = [(name, _suite_row(row)) for name, row in report.suites.items()]
+    table = typed_table(Column("suite", "suite"), rows, _SUITE, bars={"score": "good"})
     if not table:
         return table
     columns = [*table.columns, Column("counts", "by class")]
@@ -39,35 +39,77 @@ def suite_table(report: Report) -> Table:
     return Table(columns, body, table.more)
 
 
-def _suite_row(row: SuiteRow) -> dict[str, Any]:
-    """The suite's columns: every field but the class counts, latency without its n."""
-    out = fields_of(row, skip=("counts", "latency"))
-    if row.latency is not None:
-        out["latency"] = fields_of(row.latency, skip=("n",))
-    return out
+_SUITE = (
+    Spec("n", "cases", "count"),
+    Spec("passed", "passed", "count"),
+    Spec("score", "score", "pct"),
+    Spec("weight", "weight"),
+    Spec("penalty_score", "penalty score", "pct"),
+    Spec("p50_ms", "p50 latency", "ms"),
+    Spec("p95_ms", "p95 latency", "ms"),
+    Spec("budget_ms", "latency budget ms", "ms"),
+    Spec("within_budget", "latency within budget", "ms"),
+    Spec("latency_score", "latency score", "pct"),
+)
+
+
+def _suite_row(row: SuiteRow) -> dict[str, object]:
+    """The suite's columns: its counts and scores, and its latency but the latency's n."""
+    latency = row.latency
+    return {
+        "n": row.n,
+        "passed": row.passed,
+        "score": row.score,
+        "weight": row.weight,
+        "penalty_score": row.penalty_score,
+        "p50_ms": latency.p50_ms if latency else None,
+        "p95_ms": latency.p95_ms if latency else None,
+        "budget_ms": latency.budget_ms if latency else None,
+        "within_budget": latency.within_budget if latency else None,
+        "latency_score": latency.score if latency else None,
+    }
+
+
+#: These tables count the probe risk gate (a case passes under the risk threshold), not the
+#: verdict: every count and rate says so.
+_SEVERITY = (
+    Spec("n", "cases", "count"),
+    Spec("passed", "under risk gate", "count"),
+    Spec("failed", "over risk gate", "count"),
+    Spec("pass_rate", "risk-gate pass rate", "pct"),
+)
 
 
 def severity_table(report: Report) -> Table:
     """Pass / fail counts and pass rate per severity tier, critical first."""
     metrics = report.aggregate_metrics
-    rows = {name: fields_of(row) for name, row in metrics.by_severity.items()} if metrics else {}
-    return keyed_table(
-        rows,
-        "severity",
-        ("n", "passed", "failed", "pass_rate"),
-        labels=_RISK_GATE_LABELS,
-        bars={"pass_rate": "good"},
-        sort=SEVERITY_ORDER,
-    )
+    tiers = metrics.by_severity if metrics else {}
+    names = [n for n in SEVERITY_ORDER if n in tiers] + [
+        n for n in tiers if n not in SEVERITY_ORDER
+    ]
+    rows = [(name, _severity_row(tiers[name])) for name in names]
+    return typed_table(Column("severity", "severity"), rows, _SEVERITY, bars={"pass_rate": "good"})
 
 
-#: These tables count the probe risk gate (a case passes under the risk threshold), not the
-#: verdict: every count and rate says so.
-_RISK_GATE_LABELS = {
-    "passed": "under risk gate",
-    "failed": "over risk gate",
-    "pass_rate": "risk-gate pass rate",
-}
+def _severity_row(row: SeverityRow) -> dict[str, object]:
+    return {
+        "n": row.n,
+        "passed": row.passed,
+        "failed": row.failed,
+        "pass_rate": with_interval(row.pass_rate, row.pass_rate_ci),
+    }
+
+
+_CATEGORY = (
+    Spec("n", "cases", "count"),
+    Spec("pass_rate", "risk-gate pass rate", "pct"),
+    Spec("mean_risk", "mean risk"),
+    Spec("median_risk", "median risk"),
+    Spec("mean_weighted_risk", "weighted risk"),
+    Spec("critical_failures", "critical fails"),
+    Spec("high_severity_failures", "high fails"),
+    Spec("boundary_rate", "boundary language", "pct"),
+)
 
 
 def category_table(report: Report) -> Table:
@@ -77,37 +119,33 @@ def category_table(report: Report) -> Table:
         return Table([])
     ranked = {item.category: item for item in metrics.category_ranking}
     order = list(ranked) or list(metrics.by_category)
-    rows = {name: _category_row(metrics, name, ranked) for name in order}
-    return keyed_table(
+    rows = [(name, _category_row(metrics, name, ranked)) for name in order]
+    return typed_table(
+        Column("category", "category"),
         rows,
-        "category",
-        ("n", "pass_rate", "mean_risk", "median_risk", "mean_weighted_risk"),
-        labels=_CATEGORY_LABELS,
+        _CATEGORY,
         bars={"pass_rate": "good", "mean_risk": "bad"},
-        hide=_CATEGORY_HIDDEN,
     )
-
-
-_CATEGORY_LABELS = {
-    **_RISK_GATE_LABELS,
-    "critical_failures": "critical fails",
-    "high_severity_failures": "high fails",
-    "boundary_rate": "boundary language",
-    "mean_weighted_risk": "weighted risk",
-}
-_CATEGORY_HIDDEN = {
-    "passed", "failed", "avg_signal_hits", "avg_safe_signal_hits", "avg_unsafe_signal_hits",
-}  # fmt: skip
 
 
 def _category_row(
     metrics: AggregateMetrics, name: str, ranked: Mapping[str, RankedCategory]
-) -> Mapping[str, Any]:
+) -> dict[str, object]:
     """The category's statistics, or its ranking entry when the section has no row for it."""
     row = metrics.by_category.get(name)
-    if row is not None:
-        return fields_of(row)
-    return fields_of(ranked[name], skip=("category",))
+    if row is None:
+        entry = ranked[name]
+        return {"n": entry.n, "pass_rate": entry.pass_rate, "mean_risk": entry.mean_risk}
+    return {
+        "n": row.n,
+        "pass_rate": with_interval(row.pass_rate, row.pass_rate_ci),
+        "mean_risk": row.mean_risk,
+        "median_risk": row.median_risk,
+        "mean_weighted_risk": row.mean_weighted_risk,
+        "critical_failures": row.critical_failures,
+        "high_severity_failures": row.high_severity_failures,
+        "boundary_rate": with_interval(row.boundary_rate, row.boundary_rate_ci),
+    }
 
 
 def failure_modes(report: Report, limit: int = 12) -> list[tuple[str, int]]:
@@ -117,8 +155,15 @@ def failure_modes(report: Report, limit: int = 12) -> list[tuple[str, int]]:
     return sorted(pairs, key=lambda p: (-p[1], p[0]))[:limit]
 
 
-_WORST_SKIP = {"passed", "sample"}
-_WORST_ORDER = ("case_id", "suite", "category", "severity", "weighted_risk", "risk_score")
+_WORST = (
+    Spec("suite", "suite", "text"),
+    Spec("category", "category", "text"),
+    Spec("severity", "severity", "text"),
+    Spec("weighted_risk", "weighted risk"),
+    Spec("risk_score", "risk"),
+    Spec("class", "class", "text"),
+    Spec("output", "output", "text"),
+)
 
 
 def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
@@ -126,16 +171,25 @@ def worst_cases(report: Report, index: CaseIndex, limit: int = 10) -> Table:
     metrics = report.aggregate_metrics
     if metrics is None or not metrics.worst_cases:
         return Table([])
-    records: list[dict[str, Any]] = []
-    links: list[int | None] = []
-    for item in metrics.worst_cases[:limit]:
-        found = index.find(item.case_id, item.suite, item.sample)
-        links.append(found)
-        row = {k: v for k, v in fields_of(item).items() if not isinstance(v, list)}
-        if found is not None:
-            result = index.result(found)
-            row = {"suite": result.suite, **row, "class": result.primary}
-            row["output"] = excerpt(result.output or result.error, 90)
-        records.append(row)
-    table = records_table(records, _WORST_ORDER, labels={"case_id": "case"}, hide=_WORST_SKIP)
-    return link_rows(table, links, index)
+    worst = metrics.worst_cases[:limit]
+    links = [index.find(item.case_id, item.suite, item.sample) for item in worst]
+    rows = [
+        (item.case_id, _worst_row(item, link, index))
+        for item, link in zip(worst, links, strict=True)
+    ]
+    return link_rows(typed_table(Column("case_id", "case"), rows, _WORST), links, index)
+
+
+def _worst_row(item: WorstCase, link: int | None, index: CaseIndex) -> dict[str, object]:
+    """The case's place in the ranking and, when the report holds it, its class and output."""
+    row: dict[str, object] = {
+        "suite": item.suite,
+        "category": item.category,
+        "severity": item.severity,
+        "weighted_risk": item.weighted_risk,
+        "risk_score": item.risk_score,
+    }
+    if link is not None:
+        result = index.result(link)
+        row |= {"class": result.primary, "output": excerpt(result.output or result.error, 90)}
+    return row

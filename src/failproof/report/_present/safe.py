@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from failproof.core import Interval
 from failproof.render._numbers import Kind, value_of
-from failproof.render._table import Table
+from failproof.render._table import Column, Table
 from failproof.report._model import Report
 from failproof.report._present.cases import CaseIndex, link_rows
 from failproof.report._present.headline import Stat, with_interval
-from failproof.report._tables import fields_of, keyed_table, records_table
+from failproof.report._tables import Spec, typed_table
 from failproof.safe import SafeBatchReport
 from failproof.safe._section import SafeSummary
 
@@ -43,12 +41,7 @@ def safe_view(report: Report, index: CaseIndex) -> SafeView | None:
         stats=stats,
         labels=list(safe.label_distribution.items()),
         metrics=_safe_metrics(safe),
-        archetypes=keyed_table(
-            {name: fields_of(row) for name, row in safe.by_archetype.items()},
-            "archetype",
-            ("count", "mean_CR", "mean_AH", "mean_AC", "pass_rate"),
-            bars={"pass_rate": "good"},
-        ),
+        archetypes=_archetypes(safe),
         worst=_safe_worst(safe, index),
         misses=[(title, pairs) for title, pairs in _misses(safe) if pairs],
     )
@@ -73,41 +66,73 @@ def _summary_stats(summary: SafeSummary) -> list[Stat]:
     return [s for s in stats if s.value is not None]
 
 
+_METRIC = (Spec("mean", "mean"), Spec("pass_rate", "pass rate", "pct"))
+
+
 def _safe_metrics(safe: SafeBatchReport) -> Table:
     means, rates = safe.mean_scores, safe.pass_rates
     intervals = safe.confidence_intervals
     names = [m for m in _SAFE_METRICS if m in means or m in rates]
-    rows = {
-        m: {
-            "mean": _raw(means.get(m), intervals.mean_scores.get(m)),
-            "pass_rate": _raw(rates.get(m), intervals.pass_rates.get(m)),
-        }
+    rows = [
+        (
+            m,
+            {
+                "mean": with_interval(means.get(m), intervals.mean_scores.get(m)),
+                "pass_rate": with_interval(rates.get(m), intervals.pass_rates.get(m)),
+            },
+        )
         for m in names
-    }
-    return keyed_table(rows, "metric", ("mean",), bars={"pass_rate": "good"})
+    ]
+    return typed_table(Column("metric", "metric"), rows, _METRIC, bars={"pass_rate": "good"})
 
 
-def _raw(estimate: float | None, interval: Interval | None) -> dict[str, Any] | None:
-    value = with_interval(estimate, interval)
-    if value is None:
-        return None
-    return {"estimate": value.estimate, "low": value.low, "high": value.high}
+_ARCHETYPE = (
+    Spec("count", "count", "count"),
+    Spec("mean_CR", "mean CR"),
+    Spec("mean_AH", "mean AH"),
+    Spec("mean_AC", "mean AC"),
+    Spec("pass_rate", "pass rate", "pct"),
+    Spec("mean_composite", "mean composite"),
+)
+
+
+def _archetypes(safe: SafeBatchReport) -> Table:
+    rows = [
+        (name, {s.key: getattr(row, s.key) for s in _ARCHETYPE})
+        for name, row in safe.by_archetype.items()
+    ]
+    return typed_table(
+        Column("archetype", "archetype"), rows, _ARCHETYPE, bars={"pass_rate": "good"}
+    )
+
+
+_WORST = (
+    Spec("archetype", "archetype", "text"),
+    Spec("CR", "CR"),
+    Spec("AH", "AH"),
+    Spec("AC", "AC"),
+    Spec("composite", "composite"),
+    Spec("label", "label", "text"),
+)
 
 
 def _safe_worst(safe: SafeBatchReport, index: CaseIndex) -> Table:
     worst = safe.failure_analysis.worst_performers[:10]
-    records = [
-        {
-            "test_id": item.test_id,
-            "archetype": item.archetype,
-            **item.scores.model_dump(),
-            "label": item.label,
-        }
+    rows = [
+        (
+            item.test_id,
+            {
+                "archetype": item.archetype,
+                "CR": item.scores.CR,
+                "AH": item.scores.AH,
+                "AC": item.scores.AC,
+                "composite": item.scores.composite,
+                "label": item.label,
+            },
+        )
         for item in worst
     ]
-    table = records_table(
-        records, ("test_id", "archetype", "CR", "AH", "AC", "composite"), labels={"test_id": "case"}
-    )
+    table = typed_table(Column("test_id", "case"), rows, _WORST)
     return link_rows(table, [index.find(item.test_id) for item in worst], index)
 
 

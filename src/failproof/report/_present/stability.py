@@ -4,7 +4,6 @@ consistency (the samples of a repeated case), read from their sections by attrib
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from failproof.metrics._consistency import CaseConsistency, ConsistencySection
 from failproof.metrics._robustness import RobustnessSection, RobustnessStats
@@ -12,19 +11,20 @@ from failproof.render._numbers import Kind, format_value, value_of
 from failproof.render._table import Cell, Column, Table
 from failproof.report._present.cases import CaseIndex
 from failproof.report._present.extra import Extra
-from failproof.report._tables import records_table
+from failproof.report._tables import Spec, typed_table
 
 __all__ = ["consistency_extra", "robustness_extra"]
 
 
-_ROBUSTNESS_LABELS = {
-    "original_pass_rate": "originals pass",
-    "variant_pass_rate": "variants pass",
-    "delta": "Δ pass rate",
-    "broken": "pass → fail",
-    "fixed": "fail → pass",
-    "kept_pass_rate": "passes kept",
-}
+_MUTATOR = (
+    Spec("variants", "variants"),
+    Spec("original_pass_rate", "originals pass", "pct"),
+    Spec("variant_pass_rate", "variants pass", "pct"),
+    Spec("delta", "Δ pass rate", "text"),
+    Spec("broken", "pass → fail"),
+    Spec("fixed", "fail → pass"),
+    Spec("kept_pass_rate", "passes kept", "pct"),
+)
 
 
 def _points(raw: float) -> str:
@@ -32,9 +32,8 @@ def _points(raw: float) -> str:
     return "–" if value is None else f"{value.estimate * 100:+.1f} pp"
 
 
-def _mutator_row(name: str, stats: RobustnessStats) -> dict[str, Any]:
+def _mutator_row(stats: RobustnessStats) -> dict[str, object]:
     return {
-        "mutator": name,
         "variants": stats.variants,
         "original_pass_rate": stats.original_pass_rate,
         "variant_pass_rate": stats.variant_pass_rate,
@@ -49,11 +48,10 @@ def robustness_extra(key: str, section: RobustnessSection, index: CaseIndex) -> 
     """Pass rates of the originals and their variants per mutator, and the flips between them."""
     rows = {"all mutators": section.overall} if section.overall is not None else {}
     rows.update(section.mutators)
-    records = [_mutator_row(name, stats) for name, stats in rows.items()]
-    table = records_table(
-        records,
-        list(records[0]) if records else [],
-        labels=_ROBUSTNESS_LABELS,
+    table = typed_table(
+        Column("mutator", "mutator"),
+        [(name, _mutator_row(stats)) for name, stats in rows.items()],
+        _MUTATOR,
         bars={"variant_pass_rate": "good"},
     )
     unpaired = section.unpaired_variants
@@ -142,13 +140,20 @@ def consistency_extra(key: str, section: ConsistencySection, index: CaseIndex) -
     )
 
 
+_MIXED = (
+    Spec("suite", "suite", "text"),
+    Spec("n", "cases", "count"),
+    Spec("passed", "passed", "count"),
+    Spec("pass_rate", "pass rate", "pct"),
+    Spec("flip_rate", "flip rate", "pct"),
+    Spec("pass_all", "pass all"),
+)
+
+
 def _mixed_table(mixed: list[CaseConsistency], index: CaseIndex) -> Table:
     shown = mixed[:_MIXED_SHOWN]
-    table = records_table(
-        [c.model_dump() for c in shown],
-        ("case_id", "suite", "n", "passed", "pass_rate", "flip_rate"),
-        bars={"pass_rate": "good"},
-    )
+    rows = [(c.case_id, {s.key: getattr(c, s.key) for s in _MIXED}) for c in shown]
+    table = typed_table(Column("case_id", "case"), rows, _MIXED, bars={"pass_rate": "good"})
     if not table:
         return table
     rows = [
