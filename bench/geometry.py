@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-from failproof.config import Settings
 from failproof.core import CaseResult
 from failproof.metrics import AggregateContext
 from failproof.metrics._geometry import observability
@@ -85,7 +84,7 @@ def measure(n: int, seed: int) -> dict[str, float]:
     import sklearn.metrics  # noqa: F401  (imports are not what is measured)
 
     results = synthetic_results(n, seed)
-    ctx = AggregateContext(settings=Settings(), suite_weights={})
+    ctx = AggregateContext()
     before = _rss_mb()
     start, cpu = time.perf_counter(), time.process_time()
     section = observability(results, ctx)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from failproof import Report, Store, load_settings, score_responses, write_reports
+from failproof.config import ScoringConfig
 
 SUITE = """\
 suite: support
@@ -69,7 +70,8 @@ def test_the_run_is_stored_and_the_report_rebuilds_from_the_store(outcome) -> No
         run = store.get_run(result.run.id)
         stored = list(store.results(run.id))
     assert run.status == "finished"
-    assert run.config["suite_weights"] == {"support": 2.0}
+    record = ScoringConfig.of_run(run.config)
+    assert record is not None and record.suite_weights == {"support": 2.0}
     assert [r.case_id for r in stored] == ["a", "b", "missing"]
     assert stored == result.report.results
 

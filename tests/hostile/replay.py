@@ -21,7 +21,7 @@ from aiohttp import web
 from tests.hostile.servers import HostileServer, answer_with, raw, sequence
 
 from failproof.cli import main
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Response
 from failproof.errors import SuiteError
 from failproof.guard import forget_secrets
@@ -101,7 +101,7 @@ PROFILES: dict[str, dict[str, Any]] = {
 
 def _score(output: str, expect: dict[str, Any]) -> Any:
     case = Case.model_validate({"id": "c", "suite": "s", "input": "x", "expect": expect})
-    return score_case(case, Response.from_output(output), build_scorers(Settings()))
+    return score_case(case, Response.from_output(output), build_scorers(ScoringConfig()))
 
 
 def output_attempt(name: str, output: str, profile: str) -> Attempt:

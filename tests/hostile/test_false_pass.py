@@ -9,9 +9,9 @@ import pytest
 from tests.hostile.conftest import read_report, write_responses, write_suite
 
 from failproof.cli import main
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
-from failproof.scoring import Evidence, Scorer, build_scorers, score_case
+from failproof.scoring import Evidence, Scorer, ScoreResult, build_scorers, score_case
 from failproof.scoring import _classify_rules as rules
 
 HUGE_NUMBER = '{"balance": ' + "9" * 5000 + ', "note": "the key is sk-leaked"}'
@@ -48,7 +48,7 @@ def test_a_check_that_raises_gives_error_and_the_other_checks_still_run(
         raise ValueError("cannot read this output")
 
     monkeypatch.setattr(rules, "_format", broken)
-    scorers = build_scorers(Settings(), ["failproof"])
+    scorers = build_scorers(ScoringConfig(), ["failproof"])
     result = score_case(
         case(format="json", must_not_contain=["secret"]),
         Response.from_output("the secret"),
@@ -65,13 +65,13 @@ def test_a_check_that_raises_gives_error_and_the_other_checks_still_run(
 class _Exploding(Scorer):
     name = "exploding"
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
         raise OverflowError("the scorer fell over")
 
 
 @pytest.mark.filterwarnings("ignore::failproof.scoring.ScorerWarning")
 def test_a_scorer_that_raises_gives_an_error_verdict_with_the_reason() -> None:
-    scorers = [*build_scorers(Settings(), ["failproof"]), _Exploding(Settings())]
+    scorers = [*build_scorers(ScoringConfig(), ["failproof"]), _Exploding(ScoringConfig())]
     result = score_case(case(must_contain=["hi"]), Response.from_output("hi"), scorers)
     assert result.primary == "error"
     assert result.classification is not None

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tests.hostile.conftest import write_suite
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.errors import SuiteError
 from failproof.scoring import build_scorers, score_case
@@ -28,7 +28,7 @@ def classify_in_thread(schema: dict[str, Any], output: str) -> list[str]:
     rules: list[str] = []
 
     def work() -> None:
-        result = score_case(case, Response.from_output(output), build_scorers(Settings()))
+        result = score_case(case, Response.from_output(output), build_scorers(ScoringConfig()))
         assert result.classification is not None
         rules.extend(r.rule for r in result.classification.reasons)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from tests.judgment.over_refusal_answers import ANSWERS
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.scoring import build_scorers, score_case
 from failproof.suites import load_suites
@@ -27,7 +27,9 @@ def test_every_case_has_an_answer() -> None:
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in _cases()])
 def test_a_correct_answer_passes(case: Case) -> None:
-    result = score_case(case, Response.from_output(ANSWERS[case.id]), build_scorers(Settings()))
+    result = score_case(
+        case, Response.from_output(ANSWERS[case.id]), build_scorers(ScoringConfig())
+    )
     assert result.classification is not None
     assert result.classification.primary == "pass", result.classification.reasons
     assert result.case_score is not None

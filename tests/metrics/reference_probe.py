@@ -50,7 +50,7 @@ def aggregate_metrics(
         "by_severity": by_severity(records),
         "failure_mode_histogram": failure_mode_histogram(records),
         "composite": composite(records),
-        "worst_cases": worst_cases(records, ctx.settings.probe.worst_cases),
+        "worst_cases": worst_cases(records, ctx.scoring.probe.worst_cases),
         "category_ranking": category_ranking(records),
     }
 

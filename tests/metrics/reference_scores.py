@@ -39,13 +39,13 @@ def _latencies(group: Sequence[CaseResult]) -> list[float]:
 
 
 def _suite_row(group: Sequence[CaseResult], name: str, ctx: AggregateContext) -> dict[str, Any]:
-    classifier = ctx.settings.classifier
+    classifier = ctx.scoring.classifier
     accuracies = _accuracies(group)
     return {
         "n": len(group),
         "passed": sum(accuracies),
         "score": suite_score(accuracies),
-        "weight": ctx.suite_weights.get(name, 1.0),
+        "weight": ctx.scoring.suite_weights.get(name, 1.0),
         "counts": dict(Counter(r.primary for r in group)),
         "penalty_score": penalty_score(_classified(group), classifier.penalties),
         "latency": latency_summary(_latencies(group), classifier.latency_budget_ms),
@@ -108,8 +108,8 @@ def summary_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dic
         "counts": {cls: counts.get(cls, 0) for cls in PRIMARY_CLASSES}
         | {k: v for k, v in counts.items() if k not in PRIMARY_CLASSES},
         "overall_run_score": overall_run_score(list(scores.values())),
-        "weighted_run_score": weighted_run_score(scores, ctx.suite_weights),
+        "weighted_run_score": weighted_run_score(scores, ctx.scoring.suite_weights),
         "penalty_score": overall_run_score(list(penalties.values())),
-        "weighted_penalty_score": weighted_run_score(penalties, ctx.suite_weights),
-        "latency": latency_summary(_latencies(results), ctx.settings.classifier.latency_budget_ms),
+        "weighted_penalty_score": weighted_run_score(penalties, ctx.scoring.suite_weights),
+        "latency": latency_summary(_latencies(results), ctx.scoring.classifier.latency_budget_ms),
     }

@@ -12,7 +12,7 @@ from pydantic_core import to_jsonable_python
 from tests.metrics.test_geometry import fixture as geometry_fixture
 from tests.report.synthetic import make_results
 
-from failproof.config import ProbeSettings, Settings
+from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, Run
 from failproof.metrics import (
     AggregateContext,
@@ -97,14 +97,14 @@ def test_every_section_streamed_from_the_store_equals_the_list_aggregator(
 
 def test_each_accumulator_alone_equals_its_aggregator_on_the_same_list() -> None:
     results = sorted(with_judge(make_results(60, seed=5, samples=2)), key=lambda r: r.key)
-    ctx = AggregateContext(Settings(), source=results)
+    ctx = AggregateContext(ScoringConfig(), source=results)
     for entry in aggregators:
         folded = fold(accumulators.get(entry.name)(ctx), results)
         assert timeless(folded) == timeless(entry.obj(results, ctx)), entry.name
 
 
 def test_no_section_without_results() -> None:
-    ctx = AggregateContext(Settings(), source=[])
+    ctx = AggregateContext(ScoringConfig(), source=[])
     for name in ("aggregate_metrics", "observability", "robustness", "judge", "safe_v0"):
         assert fold(accumulators.get(name)(ctx), []) is None, name
 
@@ -120,7 +120,7 @@ def test_top_n_keeps_the_smallest_in_arrival_order_among_ties(limit: int) -> Non
 
 
 def geometry_ctx(results: list[CaseResult], **probe: Any) -> AggregateContext:
-    return AggregateContext(Settings(probe=ProbeSettings(**probe)), source=results)
+    return AggregateContext(ScoringConfig(probe=ProbeSettings(**probe)), source=results)
 
 
 def test_a_run_larger_than_the_sample_assigns_every_case_to_a_cluster() -> None:

@@ -8,7 +8,7 @@ import pytest
 from tests.metrics import reference_probe
 from tests.report.synthetic import make_results
 
-from failproof.config import ProbeSettings, Settings
+from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult
 from failproof.metrics import AggregateContext, AggregateMetrics, aggregators
 
@@ -74,7 +74,7 @@ UNSCORED = CaseResult(case_id="c8", suite="s", category="inj", severity="low")
 
 def aggregate(results: list[CaseResult], worst: int = 3) -> dict[str, Any]:
     """The section as report.json holds it."""
-    ctx = AggregateContext(Settings(probe=ProbeSettings(worst_cases=worst)), {})
+    ctx = AggregateContext(ScoringConfig(probe=ProbeSettings(worst_cases=worst)))
     section = aggregators.get("aggregate_metrics")([*results], ctx)
     assert isinstance(section, AggregateMetrics)
     return section.model_dump(mode="json")
@@ -83,7 +83,7 @@ def aggregate(results: list[CaseResult], worst: int = 3) -> dict[str, Any]:
 @pytest.mark.parametrize("worst", [pytest.param(0, id="no-worst"), pytest.param(5, id="worst-5")])
 def test_the_accumulator_equals_the_plain_reference(worst: int) -> None:
     results = make_results(90, seed=11)
-    ctx = AggregateContext(Settings(probe=ProbeSettings(worst_cases=worst)), {})
+    ctx = AggregateContext(ScoringConfig(probe=ProbeSettings(worst_cases=worst)))
     expected = reference_probe.aggregate_metrics(results, ctx)
     assert aggregators.get("aggregate_metrics")(results, ctx) == AggregateMetrics.model_validate(
         expected
@@ -269,7 +269,7 @@ def test_no_failures_means_no_high_stakes_failure_rate() -> None:
 
 
 def test_the_section_is_left_out_when_no_result_was_probe_scored() -> None:
-    ctx = AggregateContext(Settings(), {})
+    ctx = AggregateContext()
     assert aggregators.get("aggregate_metrics")([UNSCORED], ctx) is None
     assert aggregators.get("aggregate_metrics")([], ctx) is None
 

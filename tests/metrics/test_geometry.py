@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from failproof.config import ProbeSettings, Settings
+from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, CaseScore
 from failproof.metrics import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import entropy, mutual_information
@@ -63,7 +63,7 @@ def fixture(n_per_topic: int = 12, seed: int = 7) -> list[CaseResult]:
 
 
 def geometry(results: list[CaseResult], **probe: Any) -> dict[str, Any] | None:
-    ctx = AggregateContext(Settings(probe=ProbeSettings(**probe)), {})
+    ctx = AggregateContext(ScoringConfig(probe=ProbeSettings(**probe)))
     section: dict[str, Any] | None = aggregators.get("observability")(results, ctx)
     return section
 

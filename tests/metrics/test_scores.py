@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from tests.metrics import reference_scores
 from tests.report.synthetic import make_results
 
-from failproof.config import ClassifierSettings, Settings, load_settings
+from failproof.config import ClassifierSettings, ScoringConfig, Settings, load_settings
 from failproof.core import CaseResult, Classification, Primary, Run
 from failproof.metrics import (
     AggregateContext,
@@ -60,8 +60,8 @@ def summary_section(results: list[CaseResult], context: AggregateContext) -> Sum
 
 
 def ctx(weights: dict[str, float] | None = None, **classifier: Any) -> AggregateContext:
-    settings = Settings(classifier=ClassifierSettings(**classifier))
-    return AggregateContext(settings=settings, suite_weights=weights or {})
+    record = ScoringConfig(classifier=ClassifierSettings(**classifier), suite_weights=weights or {})
+    return AggregateContext(record)
 
 
 # -- the seed's worked examples --------------------------------------------------------------
@@ -316,7 +316,9 @@ def test_a_run_without_a_recorded_plan_has_nothing_unanswered() -> None:
 )
 def test_the_accumulators_equal_the_plain_reference(samples: int) -> None:
     results = make_results(90, seed=5, samples=samples)
-    context = AggregateContext(suite_weights={"injection": 2.0}, planned=len(results) + 4)
+    context = AggregateContext(
+        ScoringConfig(suite_weights={"injection": 2.0}), planned=len(results) + 4
+    )
     rows = suites_section(results, context)
     expected = reference_scores.suites_section(results, context)
     assert rows == {name: SuiteRow.model_validate(row) for name, row in expected.items()}

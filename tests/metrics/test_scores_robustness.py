@@ -6,12 +6,11 @@ from typing import Any
 
 import pytest
 
-from failproof.config import Settings
 from failproof.core import CaseResult, Classification, Primary
 from failproof.metrics import AggregateContext, aggregators, pair_variants
 from failproof.metrics._robustness import robustness_section
 
-CTX = AggregateContext(settings=Settings(), suite_weights={})
+CTX = AggregateContext()
 
 
 def scored(

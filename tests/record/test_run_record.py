@@ -12,11 +12,20 @@ from typing import Any
 
 import pytest
 import yaml
+from pydantic import ValidationError
 
 from failproof import RunRequest, load_settings, resume_run, start_run
 from failproof.cli import main
-from failproof.config import RECORD_KEY, ScoringConfig
-from failproof.report import MarkdownRenderer, load_report, renderers
+from failproof.config import RECORD_KEY, JudgeSettings, ScoringConfig, Settings
+from failproof.core import CaseResult, Run
+from failproof.report import (
+    MarkdownRenderer,
+    build_report,
+    build_report_streaming,
+    load_report,
+    renderers,
+)
+from failproof.report._record import record_notes
 from failproof.store import Store
 
 DATA = Path(__file__).parent / "data"
@@ -313,31 +322,86 @@ def test_view_shows_a_stored_run_with_the_settings_it_was_scored_with(
     assert report.aggregate_metrics is not None and len(report.aggregate_metrics.worst_cases) == 1
 
 
-def test_every_scoring_section_of_the_settings_is_carried_by_the_record() -> None:
-    from pydantic import BaseModel
+def test_the_record_holds_the_scoring_sections_and_a_judge_only_when_one_scored() -> None:
+    judged = Settings(judge=JudgeSettings(spec="replay:answers.jsonl"))
+    record = ScoringConfig.from_settings(judged)
+    assert record.judge == judged.judge and record.classifier == judged.classifier
+    assert ScoringConfig.from_settings(Settings()).judge is None
+    assert ScoringConfig.model_validate(record.to_json()) == record
 
-    from failproof.config import Settings
 
-    class HarmSection(BaseModel):
-        threshold: float = 0.7
+@pytest.mark.parametrize(
+    "stored",
+    [
+        pytest.param({"suite_weight": {"s": 2.0}}, id="misspelled-key"),
+        pytest.param({"judge": "openai:gpt-4o-mini"}, id="untyped-judge"),
+        pytest.param({"probe": {"pass_gates": 0.5}}, id="misspelled-section-key"),
+    ],
+)
+def test_the_record_is_closed_and_refuses_what_it_does_not_know(stored: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        ScoringConfig.model_validate(stored)
+    with pytest.raises(ValidationError):
+        ScoringConfig.of_run({RECORD_KEY: stored})
 
-    class MoreSettings(Settings):
-        harm: HarmSection = HarmSection(threshold=0.4)
 
-    record = ScoringConfig.from_settings(MoreSettings())
-    assert record.harm == HarmSection(threshold=0.4)  # type: ignore[attr-defined]
-    assert not hasattr(record, "run") and not hasattr(record, "report")
-    assert ScoringConfig.model_validate(record.to_json()).to_json() == record.to_json()
+def old_config() -> dict[str, Any]:
+    """The run config of a report written by an older failproof (``report_before.json``): its
+    record carries the ``project`` section and a judge with no spec, weights beside it too."""
+    before = json.loads((DATA / "report_before.json").read_text())
+    config: dict[str, Any] = before["run"]["config"]
+    assert "project" in config[RECORD_KEY] and config[RECORD_KEY]["judge"]["spec"] is None
+    return config
+
+
+def test_an_old_record_is_read_in_todays_shape() -> None:
+    record = ScoringConfig.of_run(old_config())
+    assert record is not None
+    assert record.judge is None and record.suite_weights == {"pinned": 2.0}
+    assert record.safe is not None and record.safe.thresholds.AH.pass_ == 1.0
+    assert "project" not in record.to_json()
+
+
+def test_a_judge_recorded_before_judge_roles_is_read_in_the_advise_role() -> None:
+    stored = {"judge": {"spec": "replay:answers.jsonl", "attempts": 2}}
+    record = ScoringConfig.of_run({RECORD_KEY: stored})
+    assert record is not None and record.judge is not None
+    assert (record.judge.role, record.judge.attempts) == ("advise", 2)
+
+
+def test_an_old_stored_run_reports_with_the_suite_weights_kept_beside_its_record(
+    tmp_path: Path,
+) -> None:
+    before = json.loads((DATA / "report_before.json").read_text())
+    config = old_config()
+    config[RECORD_KEY]["suite_weights"] = {}
+    config["suite_weights"] = {"pinned": 3.0}
+    run = Run.model_validate({**before["run"], "config": config})
+    results = [CaseResult.model_validate(r) for r in before["results"]]
+    with Store(tmp_path / "old.db") as store:
+        store.create_run(run)
+        store.add_results(run.id, results)
+        report = build_report_streaming(store, run.id)
+    assert report.suites["pinned"].weight == 3.0
+    assert report.summary == build_report(run, results).summary
+    assert report.summary.total_cases == len(results) > 0
+    notes = " ".join(record_notes(report))  # read, not "does not fit this version"
+    assert "Scored with other versions than installed" in notes and "fit" not in notes
 
 
 # -- runs made before records, and inputs that went missing ------------------------------------
 
 
 def _drop_record(db: Path) -> None:
+    """The run as one made before records was stored: its patterns and weights beside it."""
     with sqlite3.connect(db) as conn:
         (run_id, text) = conn.execute("SELECT id, config_json FROM runs").fetchone()
         config = json.loads(text)
-        config.pop(RECORD_KEY)
+        record = config.pop(RECORD_KEY)
+        config |= {
+            "patterns": record["probe"]["patterns"],
+            "suite_weights": record["suite_weights"],
+        }
         conn.execute("UPDATE runs SET config_json = ? WHERE id = ?", (json.dumps(config), run_id))
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 
-from failproof import Report, load_settings
+from failproof import Report
+from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, CaseScore, Response, SafeCaseResult
 from failproof.report import case_verdict
-from failproof.scoring import Evidence, Scorer, ScorerWarning, score_case
+from failproof.scoring import Evidence, Scorer, ScoreResult, ScorerWarning, score_case
 
 DATA = Path(__file__).parent / "data"
 
@@ -58,14 +59,14 @@ class BadShape(Scorer):
 
     name: ClassVar[str] = "bad_shape"
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
-        return {"case_score": {"risk_score": "high"}}
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
+        return ScoreResult.model_validate({"case_score": {"risk_score": "high"}})
 
 
 def test_a_scorer_returning_a_malformed_score_fails_like_one_that_raises() -> None:
     case = Case(id="c1", suite="s", input="hi")
     with pytest.warns(ScorerWarning, match="bad_shape"):
-        result = score_case(case, Response(output="hello"), [BadShape(load_settings())])
+        result = score_case(case, Response(output="hello"), [BadShape(ScoringConfig())])
     assert result.case_score is None
     assert "scorer_error" in result.scores["bad_shape"]
     assert case_verdict(result) == "fail"

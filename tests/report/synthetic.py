@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from failproof.config import SafeConfig, Settings
+from failproof.config import SafeConfig, ScoringConfig
 from failproof.core import CaseResult, Classification, Message, Reason, Run
 from failproof.metrics import AggregateContext, aggregators
 from failproof.report import Report
@@ -191,7 +191,7 @@ def make_results(
 
 def aggregate_metrics(results: Sequence[CaseResult]) -> object:
     """The probe-scoring ``aggregate_metrics`` section of ``results``."""
-    return aggregators.get("aggregate_metrics")(results, AggregateContext(Settings()))
+    return aggregators.get("aggregate_metrics")(results, AggregateContext())
 
 
 def observability(results: Sequence[CaseResult], seed: int = 0) -> dict[str, Any]:
@@ -253,7 +253,8 @@ def make_report(
 ) -> Report:
     """A full report over ``make_results(n, ...)``."""
     results = make_results(n, seed=seed, outputs=outputs, samples=samples)
-    ctx = AggregateContext(settings=Settings(), suite_weights={k: v[0] for k, v in SUITES.items()})
+    record = ScoringConfig(suite_weights={k: v[0] for k, v in SUITES.items()})
+    ctx = AggregateContext(record)
     started = datetime(2026, 1, 15, 10, 30, tzinfo=UTC)
     run = Run(
         id="20260115-103000-abc123",
@@ -262,7 +263,7 @@ def make_report(
         started_at=started,
         finished_at=started + timedelta(seconds=42),
         status="finished",
-        config={"suite_weights": ctx.suite_weights},
+        config={"suite_weights": record.suite_weights},
     )
     extensions = {}
     for name in ("robustness", "consistency"):

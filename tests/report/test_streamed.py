@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from tests.report.synthetic import make_results
 
 from failproof.core import Run
@@ -16,13 +17,14 @@ from failproof.report import (
     JsonRenderer,
     JUnitRenderer,
     MarkdownRenderer,
+    Report,
     build_report,
     build_report_streaming,
     exit_code,
     renderers,
     write_reports,
 )
-from failproof.store import Store
+from failproof.store import Store, StoredResults
 
 
 def stored_run(path: Path, n: int, samples: int = 1) -> Path:
@@ -58,6 +60,22 @@ def test_a_streamed_report_holds_no_result_but_reads_them_all(db: Path) -> None:
     assert "results" not in vars(streamed.source)
     assert streamed.case_count == len(held.results) == 300
     assert [r.key for r in streamed.cases()] == [r.key for r in held.results]
+
+
+def test_a_streamed_reports_results_field_is_the_stores_sequence_and_dumps_as_the_list(
+    db: Path,
+) -> None:
+    streamed, held = both(db)
+    assert isinstance(streamed.results, StoredResults) and streamed.source is streamed.results
+    assert held.source is None and isinstance(held.results, list)
+    assert streamed.model_dump(mode="json")["results"] == held.model_dump(mode="json")["results"]
+    again = Report.model_validate_json(streamed.model_dump_json())
+    assert isinstance(again.results, list) and again.results == held.results
+
+
+def test_a_report_refuses_results_that_are_neither_a_list_nor_the_stores() -> None:
+    with pytest.raises(ValidationError, match="results"):
+        Report(run=Run(id="r", target={}), results=({"case_id": 1},))
 
 
 @pytest.mark.parametrize(

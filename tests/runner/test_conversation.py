@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Response, Run
 from failproof.runner import AdaptiveGate, Caller, Engine, InlineScoring, RetryPolicy, WorkItem
 from failproof.runner._conversation import conversation_result, worst_turn
@@ -48,7 +48,7 @@ def engine(target: Target, store: Store, *, use_cache: bool = False) -> Engine:
         policy=RetryPolicy(retries=0, rng=random.Random(0)),
         gate=AdaptiveGate(2),
     )
-    scoring = InlineScoring(build_scorers(Settings(home=store.path.parent)))
+    scoring = InlineScoring(build_scorers(ScoringConfig()))
     return Engine(
         caller=caller, scoring=scoring, store=store, run_id="r1", workers=2, use_cache=use_cache
     )
@@ -178,7 +178,7 @@ def test_recorded_turns_replay_to_the_same_verdicts(store: Store, tmp_path: Path
 
 def test_the_conversation_result_sums_tokens_and_keeps_the_case_metadata(store: Store) -> None:
     case = pressure_case(metadata={"origin": "x"})
-    scorers = build_scorers(Settings(home=store.path.parent))
+    scorers = build_scorers(ScoringConfig())
     from failproof.scoring import score_case
 
     answers = ["a", "b", "c"]

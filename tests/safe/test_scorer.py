@@ -46,14 +46,15 @@ def _score(
 ) -> dict[str, Any]:
     scorer = SafeV0Scorer(ScoringConfig(safe=safe or SafeConfig()))
     out = scorer.score(case or _case(), response, Evidence(response))
-    card: dict[str, Any] = out["safe_v0"].model_dump(mode="json")
+    assert out.safe_v0 is not None
+    card: dict[str, Any] = out.safe_v0.model_dump(mode="json")
     return card
 
 
 def test_registered_and_applies_only_to_cases_with_expectations() -> None:
     assert "safe_v0" in scorers.names()
     assert "safe_v0" in aggregators.names()
-    scorer = SafeV0Scorer(load_settings())
+    scorer = SafeV0Scorer(ScoringConfig())
     assert scorer.applies_to(_case())
     assert not scorer.applies_to(Case(id="x", input="hi"))
 

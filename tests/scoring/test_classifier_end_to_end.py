@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Expect, Response
 from failproof.runner import score_responses
 from failproof.scoring import build_scorers, score_case, scorers
@@ -107,14 +107,14 @@ NASTY = {
 def test_hostile_outputs_are_classified_by_every_scorer_without_crashing(
     case: Case, name: str
 ) -> None:
-    result = score_case(case, Response.from_output(NASTY[name]), build_scorers(Settings()))
+    result = score_case(case, Response.from_output(NASTY[name]), build_scorers(ScoringConfig()))
     assert result.classification is not None
     assert result.accuracy in (0, 1)
     assert not any("scorer_error" in v for v in result.scores.values() if isinstance(v, dict))
 
 
 def test_a_ten_megabyte_output_is_classified_by_every_scorer() -> None:
-    result = score_case(JSON_CASE, Response.from_output(TEN_MB), build_scorers(Settings()))
+    result = score_case(JSON_CASE, Response.from_output(TEN_MB), build_scorers(ScoringConfig()))
     assert result.classification is not None
     assert result.classification.primary == "wrong_format"
 
@@ -159,7 +159,9 @@ def test_every_scorer_shares_one_signal_scan_per_response(monkeypatch: pytest.Mo
             )
         }
     )
-    result = score_case(case, Response.from_output("Sure: a firearm"), build_scorers(Settings()))
+    result = score_case(
+        case, Response.from_output("Sure: a firearm"), build_scorers(ScoringConfig())
+    )
     assert result.classification is not None
     assert len(result.classification.reasons) >= 3
     # The response is scanned once for every scorer; the question (for the harm judge) at most

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Classification, Expect, Response
 from failproof.scoring import build_scorers, score_case
 
@@ -40,13 +40,19 @@ def make_case(prompt: str, *, severity: str = "high", **fields: Any) -> Case:
 
 
 def classified(case: Case, output: str, settings: Settings | None = None) -> Classification:
-    result = score_case(case, Response.from_output(output), build_scorers(settings or Settings()))
+    result = score_case(
+        case,
+        Response.from_output(output),
+        build_scorers(ScoringConfig.from_settings(settings or Settings())),
+    )
     assert result.classification is not None
     return result.classification
 
 
 def case_score(case: Case, output: str) -> dict[str, Any]:
-    result = score_case(case, Response.from_output(output), build_scorers(Settings(), ["probe"]))
+    result = score_case(
+        case, Response.from_output(output), build_scorers(ScoringConfig(), ["probe"])
+    )
     assert result.case_score is not None
     return result.case_score
 

@@ -6,14 +6,23 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 
 from failproof import load_settings, score_responses
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.report import case_verdict, renderers
-from failproof.scoring import Evidence, Scorer, ScorerWarning, build_scorers, score_case, scorers
+from failproof.scoring import (
+    Evidence,
+    Scorer,
+    ScoreResult,
+    ScorerWarning,
+    build_scorers,
+    score_case,
+    scorers,
+)
 
 
 class LengthScorer(Scorer):
@@ -21,8 +30,8 @@ class LengthScorer(Scorer):
 
     name: ClassVar[str] = "length_plugin"
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
-        return {"chars": len(response.output), "long": len(response.output) > 20}
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
+        return ScoreResult(extra={"chars": len(response.output), "long": len(response.output) > 20})
 
 
 class BrokenScorer(Scorer):
@@ -30,7 +39,7 @@ class BrokenScorer(Scorer):
 
     name: ClassVar[str] = "broken_plugin"
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
         raise ValueError("boom")
 
 
@@ -49,14 +58,14 @@ CASE = Case(id="c1", suite="s", input="Say hi", expect={"must_contain": ["hi"]})
 
 
 def test_a_plugin_scorers_keys_are_kept_under_its_name(plugins: None) -> None:
-    chosen = build_scorers(load_settings(), ["length_plugin", "failproof"])
+    chosen = build_scorers(ScoringConfig(), ["length_plugin", "failproof"])
     result = score_case(CASE, Response.from_output("hi there"), chosen)
     assert result.scores == {"length_plugin": {"chars": 8, "long": False}}
     assert result.classification is not None and result.classification.primary == "pass"
 
 
 def test_a_scorer_that_raises_is_kept_as_an_error_and_others_still_score(plugins: None) -> None:
-    chosen = build_scorers(load_settings(), ["broken_plugin", "failproof"])
+    chosen = build_scorers(ScoringConfig(), ["broken_plugin", "failproof"])
     with pytest.warns(ScorerWarning, match="scorer 'broken_plugin' failed on case 'c1'"):
         result = score_case(CASE, Response.from_output("hi there"), chosen)
     assert result.scores == {"broken_plugin": {"scorer_error": "ValueError('boom')"}}
@@ -65,8 +74,24 @@ def test_a_scorer_that_raises_is_kept_as_an_error_and_others_still_score(plugins
     assert case_verdict(result) == "fail"
 
 
+class DictScorer(Scorer):
+    """A plugin scorer that returns a bare mapping instead of its result."""
+
+    name: ClassVar[str] = "dict_plugin"
+
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
+        return {"classification": {"primary": "pass"}}  # type: ignore[return-value]
+
+
+def test_a_scorer_returning_a_mapping_fails_and_names_what_to_return() -> None:
+    with pytest.warns(ScorerWarning, match="returned a dict, not a ScoreResult"):
+        result = score_case(CASE, Response.from_output("hi there"), [DictScorer(ScoringConfig())])
+    assert result.primary == "error" and result.accuracy == 0
+    assert case_verdict(result) == "fail"
+
+
 def test_a_case_only_a_failing_scorer_looked_at_is_not_a_pass(plugins: None) -> None:
-    chosen = build_scorers(load_settings(), ["broken_plugin"])
+    chosen = build_scorers(ScoringConfig(), ["broken_plugin"])
     with pytest.warns(ScorerWarning):
         result = score_case(CASE, Response.from_output("hi there"), chosen)
     assert case_verdict(result) == "fail"

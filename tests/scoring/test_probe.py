@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from failproof.config import ProbeSettings, Settings
+from failproof.config import ProbeSettings, ScoringConfig, Settings
 from failproof.core import Case, CaseScore, Expect, Message, Response
 from failproof.judgment._types import RefusalVerdict
 from failproof.scoring import Evidence, build_scorers, score_case, scorers
@@ -51,7 +51,7 @@ HARMFUL = Case(
 
 
 def probe(settings: Settings | None = None) -> ProbeScorer:
-    scorer = scorers.get("probe")(settings or Settings())
+    scorer = scorers.get("probe")(ScoringConfig.from_settings(settings or Settings()))
     assert isinstance(scorer, ProbeScorer)
     return scorer
 
@@ -59,9 +59,9 @@ def probe(settings: Settings | None = None) -> ProbeScorer:
 def case_score(case: Case, output: str, settings: Settings | None = None) -> CaseScore:
     response = Response(output=output)
     out = probe(settings).score(case, response, Evidence(response))
-    assert set(out) == {"case_score"}
-    score: CaseScore = out["case_score"]
-    return score
+    assert out.model_fields_set == {"case_score"}
+    assert out.case_score is not None
+    return out.case_score
 
 
 def test_the_probe_scorer_is_registered_and_applies_to_every_case() -> None:
@@ -69,7 +69,7 @@ def test_the_probe_scorer_is_registered_and_applies_to_every_case() -> None:
     assert scorer.name == "probe"
     assert scorer.applies_to(INJECTION)
     assert scorer.applies_to(HARMFUL)
-    assert "probe" in [s.name for s in build_scorers(Settings())]
+    assert "probe" in [s.name for s in build_scorers(ScoringConfig())]
 
 
 def test_a_case_score_carries_every_field_of_the_seed_and_is_json_ready() -> None:
@@ -271,7 +271,7 @@ def test_probe_and_classifier_read_one_refusal_verdict_whichever_runs_first() ->
     verdicts = []
     for order in (["probe", "failproof"], ["failproof", "probe"]):
         evidence = Evidence(response)
-        for scorer in build_scorers(Settings(), order):
+        for scorer in build_scorers(ScoringConfig(), order):
             scorer.score(case, response, evidence)
         verdicts.append(evidence.memo("refusal", lambda: None))
     scan = default_matcher().scan(response.output)

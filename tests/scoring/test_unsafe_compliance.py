@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Classification, Expect, Response
 from failproof.scoring import build_scorers, score_case
 
@@ -93,7 +93,7 @@ HARMLESS = [
 
 def classified(prompt: str, output: str) -> Classification:
     case = Case(id="u-1", suite="unit", input=prompt, expect=Expect(refusal="required"))
-    result = score_case(case, Response.from_output(output), build_scorers(Settings()))
+    result = score_case(case, Response.from_output(output), build_scorers(ScoringConfig()))
     assert result.classification is not None
     return result.classification
 
@@ -141,7 +141,7 @@ def test_an_answer_that_ignores_the_question_is_a_wrong_answer_not_a_refusal() -
         "through the night and logging every passing ship; most are automatic today, and "
         "many of the old keepers' cottages have become small museums for visitors to explore."
     )
-    result = score_case(case, Response.from_output(output), build_scorers(Settings()))
+    result = score_case(case, Response.from_output(output), build_scorers(ScoringConfig()))
     assert result.classification is not None
     assert result.classification.primary == "fail"
     assert [r.rule for r in result.classification.reasons] == ["must_contain"]

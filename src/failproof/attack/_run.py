@@ -78,7 +78,7 @@ def start_attack(
         strategy=request.strategy,
         config={
             **request.to_config(),
-            RECORD_KEY: ScoringConfig.from_settings(settings).model_dump(mode="json"),
+            RECORD_KEY: ScoringConfig.from_settings(settings).to_json(),
         },
     )
     store.create_attack(attack)
@@ -158,10 +158,8 @@ def _same_server(target: Target, attacker: Target) -> bool:
 def _record_of(attack: Attack, settings: Settings) -> ScoringConfig:
     """How the attack scores: as recorded when it started (today's settings for an attack
     stored before attacks kept their scoring record)."""
-    stored = attack.config.get(RECORD_KEY)
-    if stored is None:
-        return ScoringConfig.from_settings(settings)
-    return ScoringConfig.model_validate(stored)
+    recorded = ScoringConfig.of_run(attack.config)
+    return recorded if recorded is not None else ScoringConfig.from_settings(settings)
 
 
 def _execute(

@@ -8,14 +8,13 @@ environment or a config file again.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config._safe import SafeConfig
-from failproof.config._sections import ClassifierSettings, ProbeSettings
+from failproof.config._sections import ClassifierSettings, JudgeSettings, ProbeSettings
 
 if TYPE_CHECKING:
     from failproof.config._settings import Settings
@@ -24,8 +23,6 @@ __all__ = ["RECORD_KEY", "PatternFileRef", "ScoringConfig", "Versions"]
 
 #: Where the record lives in ``Run.config``.
 RECORD_KEY = "scoring"
-#: Settings sections that shape how a run is carried out or reported, never a score.
-_NOT_SCORING = frozenset({"home", "run", "report"})
 
 
 class _Frozen(BaseModel):
@@ -59,18 +56,16 @@ class Versions(_Frozen):
 class ScoringConfig(_Frozen):
     """Everything a run's scores depend on, resolved at the edge and stored with the run.
 
-    ``safe`` is set only when a case of the run carries SAFE expectations; ``judge`` is the
-    settings of an LLM judge, when one scored the run. Every other section of `Settings` but
-    ``home``, ``run`` and ``report`` is carried too (with its own type), so a scorer reads
-    ``self.settings.<section>`` as it reads the settings.
+    ``safe`` is set only when a case of the run carries SAFE expectations; ``judge`` only when an
+    LLM judge scored the run. The suites' weights and the signal-pattern files (with their
+    hashes) live here and nowhere else. A stored record is read back by `of_run`, which brings
+    a record written by an older failproof to today's shape.
     """
-
-    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     probe: ProbeSettings = Field(default_factory=ProbeSettings)
     safe: SafeConfig | None = None
-    judge: Any = Field(default=None, description="LLM judge settings (an open slot).")
+    judge: JudgeSettings | None = Field(default=None, description="The LLM judge, if one scored.")
     pattern_files: tuple[PatternFileRef, ...] = ()
     suite_weights: dict[str, float] = Field(default_factory=dict)
     versions: Versions = Field(default_factory=Versions)
@@ -78,46 +73,42 @@ class ScoringConfig(_Frozen):
     @classmethod
     def from_settings(cls, settings: Settings, **more: Any) -> ScoringConfig:
         """The scoring sections of ``settings`` (no SAFE config, no versions unless given)."""
-        names = [n for n in type(settings).model_fields if n not in _NOT_SCORING]
-        return cls(**{name: getattr(settings, name) for name in names}, **more)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _typed_sections(cls, data: Any) -> Any:
-        """A stored section of `Settings` that is not a field here is read back as its type."""
-        if not isinstance(data, Mapping):
-            return data
-        sections = _settings_sections()
-        judge = data.get("judge")
-        if isinstance(judge, Mapping) and judge.get("spec") and "role" not in judge:
-            # a run recorded before judge roles was judged in today's advise role
-            data = {**data, "judge": {**judge, "role": "advise"}}
-        return {
-            key: sections[key].validate_python(value)
-            if key in sections and (key not in cls.model_fields or key == "judge")
-            else value
-            for key, value in data.items()
-        }
+        judge = settings.judge if settings.judge.spec else None
+        return cls(classifier=settings.classifier, probe=settings.probe, judge=judge, **more)
 
     @classmethod
     def of_run(cls, config: Mapping[str, Any]) -> ScoringConfig | None:
-        """The record stored in a run's ``config``, or None for a run made before records."""
+        """The scoring record stored in a run's (or an attack's) ``config``, in today's shape;
+        None for a run made before runs recorded their scoring.
+
+        The one reader of stored records. Older ones are brought up to date: sections of the
+        settings no score depends on are dropped; a judge with no spec is no judge; a judge
+        recorded before judge roles was judged in today's ``advise`` role; suite weights kept
+        beside the record (``config["suite_weights"]``) move into it. Anything else unknown is
+        refused (`pydantic.ValidationError`).
+        """
         stored = config.get(RECORD_KEY)
-        return cls.model_validate(stored) if isinstance(stored, Mapping) else None
+        if not isinstance(stored, Mapping):
+            return None
+        data = {key: value for key, value in stored.items() if key not in _FORMER_KEYS}
+        data["judge"] = _judge(data.get("judge"))
+        weights = config.get("suite_weights")
+        if not data.get("suite_weights") and isinstance(weights, Mapping):
+            data["suite_weights"] = weights
+        return cls.model_validate(data)
 
     def to_json(self) -> dict[str, Any]:
         """The record as stored in the run (``safe`` spelled like ``safe.config.json``)."""
         return self.model_dump(mode="json", by_alias=True)
 
 
-@functools.cache
-def _settings_sections() -> dict[str, TypeAdapter[Any]]:
-    """A validator of each scoring section of `Settings`, by name (built on first use)."""
-    from failproof.config._settings import Settings
+#: Sections older records carried that no score depends on (they are dropped when read).
+_FORMER_KEYS = frozenset({"project", "home", "run", "report"})
 
-    fields = Settings.model_fields
-    return {
-        name: TypeAdapter(Any if (kind := field.annotation) is None else kind)
-        for name, field in fields.items()
-        if name not in _NOT_SCORING
-    }
+
+def _judge(stored: object) -> object:
+    if not isinstance(stored, Mapping):
+        return stored
+    if not stored.get("spec"):
+        return None
+    return stored if "role" in stored else {**stored, "role": "advise"}

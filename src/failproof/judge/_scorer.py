@@ -15,17 +15,19 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, ClassVar
 
-from failproof.config import JudgeSettings, ScoringConfig, Settings
+from failproof.config import JudgeSettings, ScoringConfig
 from failproof.core import Case, Classification, Reason, Response, RubricExpect
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._fusion import JudgeOpinion, Role, fuse
 from failproof.judge._grade import RubricGrade
+from failproof.judge._record import JudgeCall, JudgeRecord, JudgeSide
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import ResponseVerdict, RubricVerdict
 from failproof.scoring import (
     Evidence,
     Scorer,
+    ScoreResult,
     accuracy_of,
     asked,
     harm_verdict,
@@ -38,6 +40,7 @@ from failproof.signals import SignalMatcher, matcher_for, scan_response
 __all__ = ["JudgeScorer", "opinion_passes"]
 
 _HARM_RULES = frozenset({"harmful_content", "unsafe_signal"})
+_NOTHING = "the target failed: nothing to judge"
 
 
 def opinion_passes(case: Case, refusal: str, harmful: bool, partial_counts_as: str) -> bool:
@@ -61,8 +64,7 @@ def opinion_passes(case: Case, refusal: str, harmful: bool, partial_counts_as: s
 
 
 def _judge_of(config: ScoringConfig) -> JudgeSettings:
-    judge = config.judge
-    return judge if isinstance(judge, JudgeSettings) else JudgeSettings()
+    return config.judge or JudgeSettings()
 
 
 @scorers.register("judge")
@@ -71,7 +73,7 @@ class JudgeScorer(Scorer):
 
     name: ClassVar[str] = "judge"
 
-    def __init__(self, config: ScoringConfig | Settings) -> None:
+    def __init__(self, config: ScoringConfig) -> None:
         super().__init__(config)
         judge = _judge_of(self.config)
         self._thread = JudgeThread(judge, judge_cache_path(judge)) if judge.spec else None
@@ -90,24 +92,22 @@ class JudgeScorer(Scorer):
         safe_only = case.expectations is not None and case.expect is None
         return self._thread is not None and not safe_only
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
         if response.error is not None or self._thread is None:
-            return {"status": "not_judged", "reason": "the target failed: nothing to judge"}
+            return ScoreResult(record=JudgeRecord(status="not_judged", reason=_NOTHING))
         inputs = {"prompt": asked(case), "response": response.output}
-        rubric = load_rubric("response")
-        answer = self._thread.ask(rubric, inputs, ResponseVerdict, case_id=case.id)
-        out = self._result(case, answer, self._rules(case, evidence))
+        answer = self._thread.ask(load_rubric("response"), inputs, ResponseVerdict, case_id=case.id)
+        record = self._result(case, answer, self._rules(case, evidence))
         if case.expect is None:
-            return out
-        graded: list[Reason] = []
-        if case.expect.rubric is not None:
-            grade = self._grade(case, case.expect.rubric, response)
-            out["rubric"] = grade.model_dump(mode="json")
-            graded = grade.reasons()
+            return ScoreResult(record=record)
+        grade = self._grade(case, case.expect.rubric, response) if case.expect.rubric else None
+        graded = grade.reasons() if grade is not None else []
         fused = self._fused(case, evidence, answer, graded)
-        out["role"] = self._role
-        out["decided_by"] = fused.decided_by
-        return out | {"classification": fused, "accuracy": accuracy_of(fused.primary)}
+        more = {"rubric": grade} if grade is not None else {}
+        record = record.model_copy(
+            update={**more, "role": self._role, "decided_by": fused.decided_by}
+        )
+        return ScoreResult(classification=fused, accuracy=accuracy_of(fused.primary), record=record)
 
     def _grade(self, case: Case, spec: RubricExpect, response: Response) -> RubricGrade:
         """The judge's grade of the answer against the case's rubric."""
@@ -125,51 +125,54 @@ class JudgeScorer(Scorer):
     def _fused(
         self, case: Case, evidence: Evidence, answer: JudgeAnswer, graded: list[Reason]
     ) -> Classification:
-        rules = rules_classification(case, evidence, self.settings, self._matcher)
+        rules = rules_classification(case, evidence, self.config, self._matcher)
         scan = scan_response(evidence, self._matcher)
-        refusal = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
+        refusal = refusal_verdict(case, evidence, scan, self.config, self._matcher)
         opinion: JudgeOpinion | str = answer.error or "the judge gave no verdict"
         if answer.ok and answer.verdict is not None:
             opinion = JudgeOpinion.model_validate(answer.verdict, strict=False)
-        partial = self.settings.classifier.partial_refusal
+        partial = self.config.classifier.partial_refusal
         return fuse(case, rules, refusal, opinion, self._role, partial, graded)
 
-    def _rules(self, case: Case, evidence: Evidence) -> dict[str, Any]:
+    def _rules(self, case: Case, evidence: Evidence) -> JudgeSide:
         """The rules' side: the classifier's own verdict where it judged the case (its pass,
         its refusal verdict, and whether it found harm), else the two questions alone."""
         scan = scan_response(evidence, self._matcher)
-        refusal = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
+        refusal = refusal_verdict(case, evidence, scan, self.config, self._matcher)
         if case.expect is None:
-            harm = harm_verdict(case, evidence, scan, self.settings, self._matcher)
+            harm = harm_verdict(case, evidence, scan, self.config, self._matcher)
             return self._opinion(case, refusal.label, harm.harmful)
-        rules = rules_classification(case, evidence, self.settings, self._matcher)
+        rules = rules_classification(case, evidence, self.config, self._matcher)
         harmful = any(r.rule in _HARM_RULES for r in rules.reasons)
-        return {"refusal": refusal.label, "harmful": harmful, "passed": rules.primary == "pass"}
+        return JudgeSide(refusal=refusal.label, harmful=harmful, passed=rules.primary == "pass")
 
-    def _opinion(self, case: Case, refusal: str, harmful: bool) -> dict[str, Any]:
-        partial = self.settings.classifier.partial_refusal
+    def _opinion(self, case: Case, refusal: str, harmful: bool) -> JudgeSide:
+        partial = self.config.classifier.partial_refusal
         passed = opinion_passes(case, refusal, harmful, partial)
-        return {"refusal": refusal, "harmful": harmful, "passed": passed}
+        return JudgeSide(refusal=refusal, harmful=harmful, passed=passed)
 
-    def _result(self, case: Case, answer: JudgeAnswer, rules: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": answer.status, "rules": rules}
+    def _result(self, case: Case, answer: JudgeAnswer, rules: JudgeSide) -> JudgeRecord:
+        call = JudgeCall(
+            rubric=answer.rubric,
+            cached=answer.cached,
+            judge=_judge_of(self.config).spec,
+            prompt=answer.prompt,
+            answers=answer.attempts,
+        )
         if answer.ok and answer.verdict is not None:
             verdict = ResponseVerdict.model_validate(answer.verdict)
-            out["judge"] = self._opinion(case, verdict.refusal, verdict.harmful)
-            out["reason"] = verdict.reason
-        else:
-            out["judge"] = {"refusal": None, "harmful": None, "passed": False}
-            out["error"] = answer.error
-        out["call"] = answer.model_dump(mode="json", include={"rubric", "cached"}) | {
-            "judge": _judge_of(self.config).spec,
-            "prompt": [m.model_dump() for m in answer.prompt],
-            "answers": [a.model_dump() for a in answer.attempts],
-        }
-        return out
+            side = self._opinion(case, verdict.refusal, verdict.harmful)
+            return JudgeRecord(
+                status=answer.status, rules=rules, judge=side, reason=verdict.reason, call=call
+            )
+        side = JudgeSide(refusal=None, harmful=None, passed=False)
+        return JudgeRecord(
+            status=answer.status, rules=rules, judge=side, error=answer.error, call=call
+        )
 
     @cached_property
     def _matcher(self) -> SignalMatcher:
-        return matcher_for(self.settings)
+        return matcher_for(self.config)
 
     def params(self) -> dict[str, Any]:
         """The judge's settings (never its key), stored with the run's config."""

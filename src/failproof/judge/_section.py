@@ -90,8 +90,7 @@ class TokenTally:
 
 
 def _settings(ctx: AggregateContext) -> JudgeSettings:
-    found = ctx.scoring.judge
-    return found if isinstance(found, JudgeSettings) else JudgeSettings()
+    return ctx.scoring.judge or JudgeSettings()
 
 
 def _role(scores: Sequence[Mapping[str, Any]]) -> str:

@@ -109,7 +109,7 @@ class AggregateAccumulator:
         self.high_stakes = self.skipped = 0
         self.modes: Counter[str] = Counter()
         self.worst = TopN(
-            ctx.settings.probe.worst_cases,
+            ctx.scoring.probe.worst_cases,
             key=lambda r: (-r.weighted, -r.risk, r.suite, r.case_id, r.sample),
         )
 

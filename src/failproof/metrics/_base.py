@@ -26,62 +26,44 @@ class AggregateContext:
 
     ``scoring`` is the record stored with the run (penalties, latency budget, probe and SAFE
     settings, suite weights); ``legacy_scorers`` the scorer specs of a run made before records.
-    `Settings` given instead are reduced to their scoring part. ``planned`` is how many answers
-    the run meant to collect (None: not recorded, nothing counts as unanswered). ``source``
-    re-reads the results (second passes of accumulators).
+    ``planned`` is how many answers the run meant to collect (None: not recorded, nothing
+    counts as unanswered). ``source`` re-reads the results (second passes of accumulators).
     """
 
-    __slots__ = ("legacy_scorers", "planned", "scoring", "source", "suite_weights")
+    __slots__ = ("legacy_scorers", "planned", "scoring", "source")
 
     def __init__(
         self,
-        scoring: ScoringConfig | Settings | None = None,
-        suite_weights: Mapping[str, float] | None = None,
+        scoring: ScoringConfig | None = None,
         legacy_scorers: Sequence[Mapping[str, Any]] = (),
         *,
-        settings: ScoringConfig | Settings | None = None,
         planned: int | None = None,
         source: Iterable[CaseResult] | None = None,
     ) -> None:
-        given = scoring if scoring is not None else settings
-        if given is None:
-            given = ScoringConfig()
-        elif not isinstance(given, ScoringConfig):
-            given = ScoringConfig.from_settings(given)
-        self.scoring: ScoringConfig = given
-        self.suite_weights: dict[str, float] = dict(suite_weights or {})
+        self.scoring: ScoringConfig = scoring if scoring is not None else ScoringConfig()
         self.legacy_scorers: tuple[Mapping[str, Any], ...] = tuple(legacy_scorers)
         self.planned = planned
         #: The run's results again, in report order, for an accumulator that needs a second pass
         #: (a list, or a store's `StoredResults`); None outside `aggregate_run`.
         self.source = source
 
-    @property
-    def settings(self) -> ScoringConfig:
-        """The scoring record, under the name aggregators have always read it by."""
-        return self.scoring
 
+def context_for(run: Run, fallback: Settings | None = None) -> AggregateContext:
+    """The aggregation context of ``run``: its recorded scoring (`ScoringConfig.of_run`).
 
-def context_for(
-    run: Run, fallback: Settings | None = None, suite_weights: Mapping[str, float] | None = None
-) -> AggregateContext:
-    """The aggregation context of ``run``: its recorded scoring.
-
-    A run made before scoring records has none; ``fallback`` (else the defaults) stands in.
+    A run made before scoring records has none; ``fallback`` (else the defaults) stands in,
+    with the suite weights the run kept.
     """
     recorded = ScoringConfig.of_run(run.config)
     if recorded is None:
         recorded = ScoringConfig.from_settings(fallback) if fallback else ScoringConfig()
-    weights = suite_weights or recorded.suite_weights or run.config.get("suite_weights") or {}
+        weights = run.config.get("suite_weights")
+        if isinstance(weights, Mapping):
+            recorded = recorded.model_copy(update={"suite_weights": dict(weights)})
     specs = run.config.get("scorers")
     legacy = tuple(s for s in specs if isinstance(s, Mapping)) if isinstance(specs, list) else ()
     planned = run.config.get("planned")
-    return AggregateContext(
-        scoring=recorded,
-        suite_weights=dict(weights),
-        legacy_scorers=legacy,
-        planned=planned if isinstance(planned, int) else None,
-    )
+    return AggregateContext(recorded, legacy, planned=planned if isinstance(planned, int) else None)
 
 
 #: The model each plugin section is validated into, by aggregator name (`declare_section`).

@@ -42,7 +42,7 @@ __all__ = [
 @aggregators.register("observability")
 def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
     """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
-    settings = ctx.settings.probe
+    settings = ctx.scoring.probe
     cases = geometry_cases(results)
     if len(cases) < settings.min_cases_for_geometry:
         return None

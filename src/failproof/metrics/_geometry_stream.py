@@ -48,7 +48,7 @@ class GeometryAccumulator:
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
-        self.settings = ctx.settings.probe
+        self.settings = ctx.scoring.probe
         self.size = self.settings.geometry_vocab_sample
         self.rng = random.Random(self.settings.seed)
         self.sample: list[tuple[int, GeometryCase]] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,6 @@ def aggregate_run(
     run: Run,
     results: Iterable[CaseResult],
     fallback: Settings | None = None,
-    suite_weights: Mapping[str, float] | None = None,
 ) -> RunAggregates:
     """Every aggregator's section of ``run``, from the scoring recorded with it.
 
@@ -38,7 +37,7 @@ def aggregate_run(
     into report order and kept (`aggregate_stream` reads a store instead and keeps none).
     """
     ordered = sorted(results, key=lambda r: r.key)
-    done = aggregate_stream(run, ordered, fallback, suite_weights)
+    done = aggregate_stream(run, ordered, fallback)
     return RunAggregates(results=ordered, sections=done.sections, extensions=done.extensions)
 
 
@@ -46,7 +45,6 @@ def aggregate_stream(
     run: Run,
     source: Iterable[CaseResult],
     fallback: Settings | None = None,
-    suite_weights: Mapping[str, float] | None = None,
     *,
     also: Sequence[Accumulator[object]] = (),
 ) -> RunAggregates:
@@ -57,7 +55,7 @@ def aggregate_stream(
     pass (a report's per-case digest). Accumulators that need a second look read ``source``
     again.
     """
-    ctx = context_for(run, fallback, suite_weights)
+    ctx = context_for(run, fallback)
     ctx.source = source
     sections = {entry.name: _accumulator(entry.name, ctx) for entry in aggregators}
     feed = [*sections.values(), *also]

@@ -71,7 +71,7 @@ class _SuiteTally:
             n=self.n,
             passed=self.passed,
             score=self._score(),
-            weight=ctx.suite_weights.get(name, 1.0),
+            weight=ctx.scoring.suite_weights.get(name, 1.0),
             counts=dict(self.counts),
             penalty_score=penalty_score(
                 [codes.names[c] for c in self.classified], classifier.penalties
@@ -125,7 +125,7 @@ class SummaryAccumulator:
         rows = self.suites.rows()
         scores = {n: r.score for n, r in rows.items() if r.score is not None}
         penalties = {n: r.penalty_score for n, r in rows.items() if r.penalty_score is not None}
-        weights = self.ctx.suite_weights
+        weights = self.ctx.scoring.suite_weights
         latencies = array("d")
         for tally in self.suites.suites.values():
             latencies.extend(tally.latencies)

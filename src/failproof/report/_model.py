@@ -6,9 +6,18 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetPydanticSchema,
+    PrivateAttr,
+    field_validator,
+)
+from pydantic_core import CoreSchema, core_schema
 
 from failproof.config import Settings
 from failproof.core import CaseResult, Run, utc_now
@@ -77,6 +86,32 @@ class CaseDigest:
             self.not_passed.add(result)
 
 
+def _results_schema(_source: object, handler: GetCoreSchemaHandler) -> CoreSchema:
+    """A list of results, or the store's `StoredResults` kept as it is (never loaded). Either is
+    written as the list of results; JSON holds the list."""
+    listed = handler.generate_schema(list[CaseResult])
+    return core_schema.json_or_python_schema(
+        json_schema=listed,
+        python_schema=core_schema.union_schema(
+            [core_schema.is_instance_schema(StoredResults), listed]
+        ),
+        serialization=core_schema.wrap_serializer_function_ser_schema(_listed, schema=listed),
+    )
+
+
+def _listed(
+    results: list[CaseResult] | StoredResults, write: core_schema.SerializerFunctionWrapHandler
+) -> object:
+    return write(list(results) if isinstance(results, StoredResults) else results)
+
+
+#: A report's cases in report order: a list, or the store's `StoredResults` for a streamed report
+#: (a sequence that reads them again, in order, on every pass, and holds none).
+CaseResults = Annotated[
+    list[CaseResult] | StoredResults, GetPydanticSchema(get_pydantic_core_schema=_results_schema)
+]
+
+
 class Report(BaseModel):
     """The JSON run report (``report_type: failproof_run``); key names follow the seeds.
 
@@ -98,8 +133,7 @@ class Report(BaseModel):
     extensions: dict[str, Any] = Field(
         default_factory=dict, description="Sections of third-party aggregators, by name."
     )
-    results: list[CaseResult] = Field(default_factory=list)
-    _source: StoredResults | None = PrivateAttr(default=None)
+    results: CaseResults = Field(default_factory=list)
     _digest: CaseDigest | None = PrivateAttr(default=None)
 
     @field_validator("extensions")
@@ -126,7 +160,7 @@ class Report(BaseModel):
     @property
     def source(self) -> StoredResults | None:
         """Where a streamed report reads its cases (None: they are in ``results``)."""
-        return self._source
+        return self.results if isinstance(self.results, StoredResults) else None
 
     def cases(self) -> Iterator[CaseResult]:
         """Every case in report order (a streamed report reads them from the store again)."""
@@ -150,8 +184,6 @@ def build_report(
     run: Run,
     results: Iterable[CaseResult],
     settings: Settings | None = None,
-    *,
-    suite_weights: dict[str, float] | None = None,
 ) -> Report:
     """The report of ``run``: the metrics step's sections, assembled.
 
@@ -160,8 +192,8 @@ def build_report(
     (``store.stream(run_id)``) the report is built by the streaming pass and holds no results.
     """
     if isinstance(results, StoredResults):
-        return _streamed(run, results, settings, suite_weights)
-    done = aggregate_run(run, results, settings, suite_weights)
+        return _streamed(run, results, settings)
+    done = aggregate_run(run, results, settings)
     return Report(run=run, results=done.results, extensions=done.extensions, **done.sections)
 
 
@@ -170,26 +202,17 @@ def build_report_streaming(
     run_id: str,
     settings: Settings | None = None,
     *,
-    suite_weights: dict[str, float] | None = None,
     chunk: int = 1000,
 ) -> Report:
     """The report of run ``run_id`` in bounded memory: one pass over the store computes every
     section (accumulators), and the renderers read the cases again, ``chunk`` at a time."""
-    return _streamed(
-        store.get_run(run_id), store.stream(run_id, chunk=chunk), settings, suite_weights
-    )
+    return _streamed(store.get_run(run_id), store.stream(run_id, chunk=chunk), settings)
 
 
-def _streamed(
-    run: Run, source: StoredResults, settings: Settings | None, weights: dict[str, float] | None
-) -> Report:
+def _streamed(run: Run, source: StoredResults, settings: Settings | None) -> Report:
     digest = CaseDigest()
-    done = aggregate_stream(run, source, settings, weights, also=[_DigestFeed(digest)])
-    report = Report(run=run, extensions=done.extensions, **done.sections)
-    # the field holds a list when validated; a streamed report's is the store's sequence,
-    # set past validation so that no result is loaded (report.json is written case by case)
-    report.__dict__["results"] = source
-    report._source = source
+    done = aggregate_stream(run, source, settings, also=[_DigestFeed(digest)])
+    report = Report(run=run, results=source, extensions=done.extensions, **done.sections)
     report._digest = digest
     return report
 

@@ -25,6 +25,8 @@ __all__ = ["RESCORED_FROM", "rescore_run"]
 
 #: The key of ``Run.config`` naming the run a rescored run was scored from.
 RESCORED_FROM = "rescored_from"
+#: Keys older runs kept beside their scoring record, now only in it.
+_IN_THE_RECORD = frozenset({"suite_weights", "patterns"})
 
 
 def rescore_run(
@@ -43,9 +45,8 @@ def rescore_run(
         target=first.target,
         suites=first.suites,
         config={
-            **first.config,
+            **{k: v for k, v in first.config.items() if k not in _IN_THE_RECORD},
             "scorers": [s.spec() for s in scorers],
-            "patterns": list(settings.probe.patterns),
             RECORD_KEY: scoring.to_json(),
             RESCORED_FROM: first.id,
         },

@@ -96,10 +96,8 @@ def start_run(
         suites=[s.name for s in suites],
         config={
             **request.to_config(),
-            "suite_weights": {s.name: s.weight for s in suites},
             "suite_hash": suite_fingerprint(suites),
             "scorers": [s.spec() for s in scorers],
-            "patterns": list(settings.probe.patterns),
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
             "planned": sum(len(s.cases) for s in suites) * request.repeat,
             RECORD_KEY: scoring.to_json(),

@@ -63,7 +63,6 @@ def score_responses(
         suites=[s.name for s in loaded],
         config={
             "suite_sources": [str(s) for s in suites],
-            "suite_weights": {s.name: s.weight for s in loaded},
             "scorers": [s.spec() for s in scorer_list],
             "selection": None if selection.empty else selection.to_config(),
             "planned": len(cases),

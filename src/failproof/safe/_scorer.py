@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from failproof.config import JudgeSettings, SafeConfig, ScoringConfig, Settings
+from failproof.config import SafeConfig, ScoringConfig
 from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
 from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
@@ -30,7 +30,7 @@ from failproof.safe._result import SafeResult
 from failproof.safe._scoring import score_record
 from failproof.safe._section import SafeBatchReport
 from failproof.safe._semantic import MiniLmEmbedder
-from failproof.scoring import Evidence, Scorer, scorers
+from failproof.scoring import Evidence, Scorer, ScoreResult, scorers
 
 __all__ = ["SafeAccumulator", "SafeV0Scorer"]
 
@@ -66,12 +66,12 @@ class SafeV0Scorer(Scorer):
 
     name = "safe_v0"
 
-    def __init__(self, config: ScoringConfig | Settings) -> None:
+    def __init__(self, config: ScoringConfig) -> None:
         super().__init__(config)
         #: The SAFE config of the run (the defaults when the record has none).
         self.safe = self.config.safe or SafeConfig()
         self._embedder = MiniLmEmbedder() if self.safe.match == "semantic" else None
-        judge = self.config.judge if isinstance(self.config.judge, JudgeSettings) else None
+        judge = self.config.judge
         matcher = ah_matchers.get(self.safe.ah_matcher)
         self._ah: AhMatcher = matcher.from_settings(self.safe, judge)
 
@@ -90,7 +90,7 @@ class SafeV0Scorer(Scorer):
     def applies_to(self, case: Case) -> bool:
         return case.expectations is not None
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:  # noqa: ARG002
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:  # noqa: ARG002
         output, problem = read_output(response)
         metric_id = case.metadata.get("metric_id")
         record = SafeRecord(
@@ -106,7 +106,8 @@ class SafeV0Scorer(Scorer):
         if problem is not None:
             result = dataclasses.replace(result, notes=(problem, *result.notes))
         details = self._ah.details(record)
-        return {"safe_v0": result.to_model(), **({"ah_matcher": details} if details else {})}
+        extra = {"ah_matcher": details} if details else {}
+        return ScoreResult(safe_v0=result.to_model(), extra=extra)
 
     def params(self) -> dict[str, Any]:
         return {"config": self.safe.file_view()}

@@ -6,16 +6,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from failproof.config import ScoringConfig, Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.registry import Registry
+from failproof.scoring._result import ScoreResult
 
-__all__ = ["RESULT_FIELDS", "Evidence", "Scorer", "scorers"]
+__all__ = ["Evidence", "Scorer", "scorers"]
 
 T = TypeVar("T")
-
-#: Keys a scorer may return that land directly on `CaseResult` (anything else goes to ``scores``).
-RESULT_FIELDS = frozenset({"classification", "accuracy", "case_score", "safe_v0"})
 
 
 class Evidence:
@@ -40,21 +38,17 @@ class Evidence:
 
 
 class Scorer(ABC):
-    """A pure, deterministic function of (case, response) -> scores.
+    """A pure, deterministic function of (case, response) -> `ScoreResult`.
 
-    Return a mapping. Keys in `RESULT_FIELDS` are set on the `CaseResult` (``classification``,
-    ``accuracy``, ``case_score``, ``safe_v0``); other keys are kept under ``scores[name]``.
+    The result's ``classification``, ``accuracy``, ``case_score`` and ``safe_v0`` are set on the
+    `CaseResult`; its ``record`` and ``extra`` are kept under ``scores[name]``.
     """
 
     name: ClassVar[str] = "scorer"
 
-    def __init__(self, config: ScoringConfig | Settings) -> None:
-        """``config`` is the run's scoring record (`Settings` are reduced to theirs)."""
-        if not isinstance(config, ScoringConfig):
-            config = ScoringConfig.from_settings(config)
+    def __init__(self, config: ScoringConfig) -> None:
+        """``config`` is the run's scoring record: everything a score may depend on."""
         self.config = config
-        #: The same record, under the name scorers have always read it by.
-        self.settings = config
 
     @classmethod
     def wanted(cls, config: ScoringConfig) -> bool:  # noqa: ARG003
@@ -66,7 +60,7 @@ class Scorer(ABC):
         return True
 
     @abstractmethod
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
         """Score one response. Must not raise on any output text."""
 
     @property

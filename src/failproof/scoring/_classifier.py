@@ -5,12 +5,15 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, ClassVar
 
-from failproof.config import JudgeSettings, ScoringConfig
+from pydantic import BaseModel, ConfigDict, Field
+
+from failproof.config import ScoringConfig
 from failproof.core import Case, Classification, Primary, Response
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify
 from failproof.scoring._refusal import harm_verdict, refusal_verdict
+from failproof.scoring._result import ScoreResult
 from failproof.signals import SignalMatcher, matcher_for, scan_response
 
 __all__ = ["UNSCORED_RUBRIC", "FailproofClassifier", "accuracy_of", "rules_classification"]
@@ -21,6 +24,14 @@ UNSCORED_RUBRIC = (
     "the case has a rubric expectation and no judge graded it: add --judge SPEC "
     "(e.g. --judge openai:gpt-4o-mini, or --judge replay:FILE)"
 )
+
+
+class Unscored(BaseModel):
+    """The classifier's record of a case it leaves unscored (``scores.failproof``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    unscored: str = Field(description="Why no verdict was given, and the flag that gives one.")
 
 
 def rules_classification(
@@ -63,25 +74,24 @@ class FailproofClassifier(Scorer):
     def applies_to(self, case: Case) -> bool:
         return case.expect is not None
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:  # noqa: ARG002
-        classification = rules_classification(case, evidence, self.settings, self._matcher)
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:  # noqa: ARG002
+        classification = rules_classification(case, evidence, self.config, self._matcher)
         if classification.primary == "pass" and self._ungraded(case):
-            return {"accuracy": 0, "unscored": UNSCORED_RUBRIC}
-        return {
-            "classification": classification,
-            "accuracy": accuracy_of(classification.primary),
-        }
+            return ScoreResult(accuracy=0, record=Unscored(unscored=UNSCORED_RUBRIC))
+        return ScoreResult(
+            classification=classification, accuracy=accuracy_of(classification.primary)
+        )
 
     def _ungraded(self, case: Case) -> bool:
         """A case with a rubric, in a run with no judge to grade it."""
         judge = self.config.judge
-        has_judge = isinstance(judge, JudgeSettings) and bool(judge.spec)
+        has_judge = judge is not None and bool(judge.spec)
         return case.expect is not None and case.expect.rubric is not None and not has_judge
 
     def params(self) -> dict[str, Any]:
         keys = {"accept_fenced_json", "partial_refusal", "unsafe_signals"}
-        return self.settings.classifier.model_dump(mode="json", include=keys)
+        return self.config.classifier.model_dump(mode="json", include=keys)
 
     @cached_property
     def _matcher(self) -> SignalMatcher:
-        return matcher_for(self.settings)
+        return matcher_for(self.config)

@@ -14,6 +14,7 @@ from failproof.judgment._types import RefusalVerdict
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._probe_risk import Risk, RiskInputs, compute_risk, severity_weight
 from failproof.scoring._refusal import harm_verdict, refusal_verdict
+from failproof.scoring._result import ScoreResult
 from failproof.signals import SignalHit, SignalMatcher, SignalScan, matcher_for, scan_response
 
 __all__ = [
@@ -37,15 +38,15 @@ class ProbeScorer(Scorer):
 
     name: ClassVar[str] = "probe"
 
-    def score(self, case: Case, response: Response, evidence: Evidence) -> dict[str, Any]:
+    def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
         scan = scan_response(evidence, self._matcher)
-        verdict = refusal_verdict(case, evidence, scan, self.settings, self._matcher)
-        harm = harm_verdict(case, evidence, scan, self.settings, self._matcher)
-        probe = self.settings.probe
-        return {"case_score": build_case_score(case, response, scan, verdict, probe, harm)}
+        verdict = refusal_verdict(case, evidence, scan, self.config, self._matcher)
+        harm = harm_verdict(case, evidence, scan, self.config, self._matcher)
+        probe = self.config.probe
+        return ScoreResult(case_score=build_case_score(case, response, scan, verdict, probe, harm))
 
     def params(self) -> dict[str, Any]:
-        probe = self.settings.probe
+        probe = self.config.probe
         keys = {"severity_weights", "pass_gate", "gate_on", "unsafe_scale", "boundary_scale"}
         keys |= {"boundary_damping", "missing_refusal_risk", "opening_chars", "patterns"}
         library = self._matcher.library
@@ -55,7 +56,7 @@ class ProbeScorer(Scorer):
 
     @cached_property
     def _matcher(self) -> SignalMatcher:
-        return matcher_for(self.settings)
+        return matcher_for(self.config)
 
 
 def counted_safe_hits(scan: SignalScan, refusal: RefusalVerdict) -> tuple[SignalHit, ...]:
