@@ -156,8 +156,8 @@ def _mixed_table(mixed: list[CaseConsistency], index: CaseIndex) -> Table:
     table = typed_table(Column("case_id", "case"), rows, _MIXED, bars={"pass_rate": "good"})
     if not table:
         return table
-    rows = [
+    linked = [
         [replace(r[0], case=index.find(c.case_id, c.suite)), *r[1:]]
         for r, c in zip(table.rows, shown, strict=False)
     ]
-    return Table(table.columns, rows, max(0, len(mixed) - _MIXED_SHOWN))
+    return Table(table.columns, linked, max(0, len(mixed) - _MIXED_SHOWN))
