@@ -1,7 +1,8 @@
 """The attack report as one self-contained HTML page: the strategies side by side, then each
 case's path to the break as a conversation (turns, tool calls, the answer that broke it).
 
-Everything from a model or a suite is escaped by the shared writers; the page has no script.
+Everything from a model or a suite is escaped by the shared writers; the page has no script,
+and its policy allows nothing but its own style.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from failproof.attack._markdown import NOT_ATTACKED
 from failproof.attack._report import AttackReport, CaseAttack
 from failproof.attack._view import break_path, calls_text, strategy_rows
+from failproof.render._page import static_page
 from failproof.render._path import path_html
 from failproof.render._table import html_table
 from failproof.render._text import html_text
@@ -28,10 +30,7 @@ def _style() -> str:
 def attack_html(report: AttackReport) -> str:
     """The whole page."""
     parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        "<title>failproof attack report</title><style>",
-        _style(),
-        "</style></head><body><h1>failproof attack report</h1>",
+        "<h1>failproof attack report</h1>",
         f"<p>Attacks: {html_text(', '.join(a.id for a in report.attacks))}</p>",
         _strategies(report.strategies),
     ]
@@ -39,7 +38,7 @@ def attack_html(report: AttackReport) -> str:
         parts.append(_case(key, case))
     if not report.cheapest:
         parts.append("<p>No case broke.</p>")
-    return "".join(parts) + "</body></html>\n"
+    return static_page("failproof attack report", _style(), "".join(parts))
 
 
 def _strategies(summaries: dict[str, dict[str, Any]]) -> str:

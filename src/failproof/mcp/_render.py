@@ -13,6 +13,7 @@ from failproof.core import Severity
 from failproof.guard import redact
 from failproof.mcp._model import Finding, McpScan, ServerScan
 from failproof.mcp._rules import rulebook
+from failproof.render._page import static_page
 from failproof.render._text import html_text, md_code, md_text, xml_text
 
 __all__ = ["RENDERERS", "render_html", "render_json", "render_junit", "render_markdown"]
@@ -125,11 +126,7 @@ def render_html(scan: McpScan, fail_on: Severity = Severity.low) -> str:
         "<h2>Changes since the pins</h2>" if changes else "",
         *changes,
     ]
-    page = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>MCP scan {html_text(scan.id)}</title><style>{_STYLE}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
-    )
+    page = static_page(f"MCP scan {scan.id}", _STYLE, "".join(body))
     return redact(page)
 
 

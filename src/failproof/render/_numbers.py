@@ -76,6 +76,8 @@ def _finite(value: object) -> float | None:
 
 def value_of(raw: object) -> Value | None:
     """A plain number or an interval (object or mapping) as a `Value`; anything else is None."""
+    if isinstance(raw, Value):
+        return raw
     if isinstance(raw, Interval):
         estimate = _finite(raw.estimate)
         return None if estimate is None else Value(estimate, _finite(raw.low), _finite(raw.high))

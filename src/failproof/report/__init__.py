@@ -30,7 +30,7 @@ if TYPE_CHECKING:
         build_report_streaming,
     )
     from failproof.report._page import asset, content_security_policy, render_page
-    from failproof.report._present import headline
+    from failproof.report._present.headline import headline
     from failproof.report._render import Renderer, parse_formats, renderers, write_reports
     from failproof.report._schema import report_json_schema
     from failproof.report._side_by_side import (
@@ -112,7 +112,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
                 "build_report_streaming",
             ),
             "._page": ("asset", "content_security_policy", "render_page"),
-            "._present": ("headline",),
+            "._present.headline": ("headline",),
             "._render": ("Renderer", "parse_formats", "renderers", "write_reports"),
             "._schema": ("report_json_schema",),
             "._side_by_side": (

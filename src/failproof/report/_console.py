@@ -21,19 +21,19 @@ from failproof.render._numbers import format_value, value_of
 from failproof.report._calls import throttling_note
 from failproof.report._console_coverage import coverage_renderable
 from failproof.report._model import CONSOLE_FAILURES, Report
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import suite_table
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.coverage import coverage_of
+from failproof.report._present.headline import (
     Stat,
     class_counts,
     headline,
     selection_text,
-    suite_table,
     verdict_counts,
     verdict_line,
 )
-from failproof.report._present_coverage import coverage_of
-from failproof.report._present_judge import decided_note, judge_title
-from failproof.report._present_more import safe_view
+from failproof.report._present.judge import decided_note, judge_title
+from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 

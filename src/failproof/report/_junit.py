@@ -19,7 +19,7 @@ from failproof.metrics import Summary
 from failproof.render._text import xml_text
 from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
-from failproof.report._present_judge import decided_note
+from failproof.report._present.judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 

@@ -14,21 +14,20 @@ from failproof.render._table import Table, md_table, table_markdown
 from failproof.render._text import md_code, md_text
 from failproof.report._calls import throttling_note
 from failproof.report._model import LISTED_NOT_PASSED, Report
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import failure_modes, suite_table, worst_cases
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.extensions import extras
+from failproof.report._present.extra import Extra
+from failproof.report._present.headline import (
     Stat,
     class_counts,
-    failure_modes,
     headline,
     selection_text,
-    suite_table,
     verdict_counts,
     verdict_line,
-    worst_cases,
 )
-from failproof.report._present_ext import Extra, extras
-from failproof.report._present_judge import decided_note
-from failproof.report._present_more import safe_view
+from failproof.report._present.judge import decided_note
+from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 

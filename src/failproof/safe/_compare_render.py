@@ -28,21 +28,30 @@ def _ci(d: MetricDelta) -> str:
     return _BOUNDS.text(d.low, d.high)
 
 
+_DELTA_HEADER = ["Metric", "Baseline", "Current", "Delta", "CI", "p (Holm)", "Verdict"]
+_DELTA_NUMERIC = [False, True, True, True, False, True, False]
+
+
+def _delta_row(d: MetricDelta) -> list[str]:
+    return [
+        d.metric,
+        f"{d.baseline:.3f}",
+        f"{d.current:.3f}",
+        f"{d.delta:+.3f}",
+        _ci(d),
+        f"{d.p_adjusted:.4f}",
+        d.verdict,
+    ]
+
+
 def _deltas_table(comparison: Comparison) -> Table:
     level = f"{1 - comparison.alpha:.0%}"
     table = Table(box=box.SQUARE, title="Mean-score changes (paired, current - baseline)")
     for column in ("Metric", "Baseline", "Current", "Delta", f"{level} CI", "p (Holm)", "Verdict"):
         table.add_column(column, justify="left" if column in {"Metric", "Verdict"} else "right")
     for d in comparison.deltas:
-        table.add_row(
-            d.metric,
-            f"{d.baseline:.3f}",
-            f"{d.current:.3f}",
-            f"{d.delta:+.3f}",
-            _ci(d),
-            f"{d.p_adjusted:.4f}",
-            Text(d.verdict, style=_VERDICT_STYLE[d.verdict]),
-        )
+        *cells, verdict = _delta_row(d)
+        table.add_row(*cells, Text(verdict, style=_VERDICT_STYLE[d.verdict]))
     return table
 
 
@@ -105,22 +114,6 @@ def _md_changes(title: str, changes: Sequence[CaseChange]) -> list[str]:
         for c in changes
     ]
     return [*lines, *md_table(["Test ID", "Batch", "Label", "Composite"], rows), ""]
-
-
-_DELTA_HEADER = ["Metric", "Baseline", "Current", "Delta", "CI", "p (Holm)", "Verdict"]
-_DELTA_NUMERIC = [False, True, True, True, False, True, False]
-
-
-def _delta_row(d: MetricDelta) -> list[str]:
-    return [
-        d.metric,
-        f"{d.baseline:.3f}",
-        f"{d.current:.3f}",
-        f"{d.delta:+.3f}",
-        _ci(d),
-        f"{d.p_adjusted:.4f}",
-        d.verdict,
-    ]
 
 
 def comparison_markdown(comparison: Comparison) -> str:
