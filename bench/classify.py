@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.judgment import judge_response
 from failproof.scoring import Evidence, score_case, scorers
@@ -99,7 +99,7 @@ def _cpu(step: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def stages(pairs: list[tuple[Case, Response]], settings: Settings) -> dict[str, float]:
+def stages(pairs: list[tuple[Case, Response]], settings: ScoringConfig) -> dict[str, float]:
     """CPU seconds of each stage: the signal scan, the refusal and harm judges (one pass over
     the scan; each question scanned once), the rules alone, and the rest of a warm pass of
     `score_case` (the scorer hand-off, the per-response memo, building the `CaseResult`)."""
@@ -157,7 +157,7 @@ def main() -> None:
 
     pairs = build(args.n, args.seed)
     text_mb = sum(len(r.output) for _, r in pairs) / 1e6
-    scorer = scorers.get("failproof")(Settings())
+    scorer = scorers.get("failproof")(ScoringConfig())
     score_case(*pairs[0], [scorer])  # compile the matcher and load the judge model once
     counts = _count_scans()
     classes: Counter[str] = Counter()
@@ -178,7 +178,7 @@ def main() -> None:
     )
     print(f"peak memory (RSS):    {peak_mb:.0f} MB")
     print("CPU time by stage (second pass, same responses):")
-    for stage, seconds in stages(pairs, Settings()).items():
+    for stage, seconds in stages(pairs, ScoringConfig()).items():
         print(
             f"  {stage:<14} {seconds:6.2f} s  ({len(pairs) / max(seconds, 1e-9):,.0f} responses/s)"
         )

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from classify import build
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Expect, Response
 from failproof.judgment import pyrit_set, xstest_set
 from failproof.judgment._harm_data import pyrit_harm_set
@@ -59,7 +59,7 @@ def _labelled_pairs(data: Path) -> Iterator[tuple[Case, Response]]:
 
 def records(n: int, seed: int, data: Path) -> Iterator[str]:
     """One canonical JSON line per scored pair."""
-    scorers = build_scorers(Settings(), ["failproof", "probe"])
+    scorers = build_scorers(ScoringConfig(), ["failproof", "probe"])
     pairs = [*build(n, seed), *_labelled_pairs(data)]
     for index, (case, response) in enumerate(pairs):
         result = score_case(case, response, scorers)

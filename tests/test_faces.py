@@ -25,7 +25,7 @@ BUDGET = {
     "ci": 10,
     "cli": 3,
     "config": 28,
-    "core": 45,
+    "core": 47,
     "coverage": 5,
     "datasets": 11,
     "generate": 7,

@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from failproof.config import Settings
+from failproof.config import ScoringConfig
 from failproof.core import Case, Response
 from failproof.scoring import score_case, scorers
 
@@ -41,7 +41,7 @@ def pairs(answers: Path, prompts: Path) -> list[tuple[str, Case, Response]]:
 
 def main() -> None:
     built = pairs(Path(sys.argv[1]), Path(sys.argv[2]))
-    scorer = scorers.get("failproof")(Settings())
+    scorer = scorers.get("failproof")(ScoringConfig())
     score_case(built[0][1], built[0][2], [scorer])  # compile the patterns, load the judge model
     flagged: Counter[str] = Counter()
     start = time.process_time()

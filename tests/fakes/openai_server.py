@@ -2,7 +2,8 @@
 
 Each request is matched on the content of its last message. A script maps that content to the
 behaviours of successive attempts (the last one repeats): ``Answer(text)``, ``Status(code,
-retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``. Unscripted requests
+retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``, ``Hold()``
+(no answer until ``release()``). Unscripted requests
 get ``default``, or what ``reply(body)`` returns when ``reply`` is set (a scripted model that reads
 the whole request): text, or a whole assistant message (with ``tool_calls``). The server counts the
 requests it saw per content and keeps every request's headers and body.
@@ -55,7 +56,15 @@ class Drop:
     pass
 
 
-Behaviour = Answer | Status | Slow | Malformed | NoChoices | Drop
+@dataclass(frozen=True)
+class Hold:
+    """Hold the request, answering nothing, until the test calls ``release()``; then answer
+    like ``Answer(text)``."""
+
+    text: str | None = None
+
+
+Behaviour = Answer | Status | Slow | Malformed | NoChoices | Drop | Hold
 
 
 @dataclass
@@ -67,8 +76,26 @@ class FakeOpenAI:
     counts: Counter[str] = field(default_factory=Counter)
     requests: list[dict[str, Any]] = field(default_factory=list)
     reply: Callable[[dict[str, Any]], str | dict[str, Any]] | None = None
+    key: Callable[[str], str] = str  # what a request is counted and scripted under
+    holding: int = 0  # requests held right now (``Hold``)
     port: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _released: threading.Event = field(default_factory=threading.Event)
+
+    def release(self) -> None:
+        """Let every held request (and any later one) answer."""
+        self._released.set()
+
+    async def _hold(self, step: Hold, content: str) -> web.Response:
+        with self._lock:
+            self.holding += 1
+        try:
+            while not self._released.is_set():
+                await asyncio.sleep(0.01)
+        finally:
+            with self._lock:
+                self.holding -= 1
+        return _completion(step.text if step.text is not None else content)
 
     @property
     def base_url(self) -> str:
@@ -89,7 +116,7 @@ class FakeOpenAI:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
-        content = body["messages"][-1]["content"]
+        content = self.key(body["messages"][-1]["content"])
         with self._lock:
             self.requests.append({"headers": dict(request.headers), "body": body})
         step = self._next(content)
@@ -112,6 +139,8 @@ class FakeOpenAI:
     async def _respond(
         self, request: web.Request, step: Behaviour, content: str
     ) -> web.StreamResponse:
+        if isinstance(step, Hold):
+            return await self._hold(step, content)
         if isinstance(step, Slow):
             await asyncio.sleep(step.seconds)
             return _completion(content)
@@ -162,6 +191,7 @@ class ServerThread:
         return self.fake
 
     def __exit__(self, *exc: object) -> None:
+        self.fake.release()
         self._app.stop()
 
     def _build(self) -> web.Application:

@@ -9,7 +9,7 @@ from tests.metrics import reference_probe
 from tests.report.synthetic import make_results
 
 from failproof.config import ProbeSettings, ScoringConfig
-from failproof.core import CaseResult
+from failproof.core import CaseResult, Unsupported
 from failproof.metrics import AggregateContext, AggregateMetrics, aggregators
 
 WEIGHTS = {"low": 0.5, "medium": 1.0, "high": 1.5, "critical": 2.0}
@@ -70,6 +70,14 @@ NOT_EVALUATED = CaseResult(
     case_score={"passed": False, "risk_score": 0.0, "evaluated": False},
 )
 UNSCORED = CaseResult(case_id="c8", suite="s", category="inj", severity="low")
+#: Not sent (the target takes no tools): counted apart, in no rate or mean.
+UNSUPPORTED = CaseResult(
+    case_id="c9",
+    suite="s",
+    category="inj",
+    severity="critical",
+    unsupported=Unsupported(feature="tools", target="local", reason="no tools"),
+)
 
 
 def aggregate(results: list[CaseResult], worst: int = 3) -> dict[str, Any]:
@@ -92,7 +100,7 @@ def test_the_accumulator_equals_the_plain_reference(worst: int) -> None:
 
 @pytest.fixture(scope="module")
 def metrics() -> dict[str, Any]:
-    return aggregate([*FIXTURE, NOT_EVALUATED, UNSCORED])
+    return aggregate([*FIXTURE, NOT_EVALUATED, UNSCORED, UNSUPPORTED])
 
 
 def test_the_section_has_the_report_contract_keys(metrics: dict[str, Any]) -> None:
@@ -114,6 +122,7 @@ def test_counts(metrics: dict[str, Any]) -> None:
         "passed": 4,
         "failed": 2,
         "not_evaluated": 1,
+        "unsupported": 1,
         "categories_present": 3,
         "categories": ["benign", "harm", "inj"],
     }

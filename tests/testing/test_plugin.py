@@ -87,3 +87,18 @@ def test_a_rerun_sends_nothing_already_answered(project: Path, fake_openai: Fake
     assert "2 passed" in again.stdout and "1 failed" in again.stdout
     assert fake_openai.total == 3  # the answered case came from the cache
     assert "sk-plugin-test-key-123" not in first.stdout + again.stdout + again.stderr
+
+
+def test_a_case_the_target_cannot_take_is_skipped_with_its_reason(tmp_path: Path) -> None:
+    suite = (
+        "suite: refunds\ncases:\n  - id: with-tools\n    input: Refund order 7.\n"
+        "    tools: [{name: issue_refund, returns: done}]\n"
+        "    expect: {refusal: allowed, forbidden_calls: [{tool: issue_refund}]}\n"
+    )
+    (tmp_path / "failproof_tools.yaml").write_text(suite)
+    (tmp_path / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n")
+    exec_target = f"exec:{sys.executable} -c \"print('done')\""
+    done = _pytest(tmp_path, "--failproof-target", exec_target, "-rs")
+    assert done.returncode == 0, done.stdout + done.stderr  # skipped: nothing failed
+    assert "1 skipped" in done.stdout and "passed" not in done.stdout
+    assert "unsupported: the exec target does not send tools" in done.stdout

@@ -60,6 +60,8 @@ def verdict_line(report: Report, code: int) -> str:
         f"**{_VERDICT.get(code, '⛔ ERROR')}**",
         f"{digest.verdicts['pass']:,} of {digest.total:,} passed",
     ]
+    if digest.verdicts["unsupported"]:
+        parts.append(f"{digest.verdicts['unsupported']:,} unsupported (not run)")
     for stat in headline(report):
         if stat.key in ("pass_rate", "overall_run_score"):
             parts.append(f"{stat.label.lower()} {stat.text}")

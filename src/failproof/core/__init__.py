@@ -6,6 +6,7 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.core._attack import Attack, AttackStep
+    from failproof.core._capabilities import Capabilities, Unsupported
     from failproof.core._case import (
         MAX_TURNS,
         Case,
@@ -66,6 +67,7 @@ __all__ = [
     "PRIMARY_CLASSES",
     "Attack",
     "AttackStep",
+    "Capabilities",
     "Case",
     "CaseResult",
     "CaseScore",
@@ -98,6 +100,7 @@ __all__ = [
     "ToolUse",
     "Turn",
     "TurnResult",
+    "Unsupported",
     "check_taxonomy_id",
     "is_run_id",
     "parse_json_output",
@@ -112,6 +115,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
         __name__,
         {
             "._attack": ("Attack", "AttackStep"),
+            "._capabilities": ("Capabilities", "Unsupported"),
             "._case": (
                 "MAX_TURNS",
                 "Case",

@@ -100,6 +100,7 @@ def _repair(data: dict[str, Any]) -> dict[str, Any]:
         if data.get(name) is not None and _count(data[name]) is None:
             dropped.append(name)
         data[name] = _count(data.get(name))
+    replaced += _clean_calls(data)
     original = _cut(data)
     calls = _cut_calls(data)
     if replaced or dropped or original is not None or calls is not None:
@@ -114,6 +115,27 @@ def _as_repairs(value: Any) -> Repairs | None:
     if value is None or isinstance(value, Repairs):
         return value
     return Repairs.model_validate(value)
+
+
+def _clean_calls(data: dict[str, Any]) -> int:
+    """Lone surrogates in the tool calls (and a recorded trace) become U+FFFD; how many."""
+    total = 0
+    for name in ("tool_calls", "tool_uses"):
+        items = data.get(name)
+        if not isinstance(items, list):
+            continue
+        cleaned = [_clean_item(item) for item in items]
+        data[name] = [item for item, _ in cleaned]
+        total += sum(n for _, n in cleaned)
+    return total
+
+
+def _clean_item(item: Any) -> tuple[Any, int]:
+    """A call (or executed call), as given or as a dict, with its text cleaned."""
+    if isinstance(item, BaseModel):
+        fields, replaced = clean_data(item.model_dump())
+        return (fields, replaced) if replaced else (item, 0)
+    return clean_data(item) if isinstance(item, dict) else (item, 0)
 
 
 def _cut_calls(data: dict[str, Any]) -> int | None:

@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from failproof.core._capabilities import Unsupported
 from failproof.core._case import Message
 from failproof.core._response import Repairs
 from failproof.core._scores import CaseScore, SafeCaseResult
@@ -140,6 +141,12 @@ class CaseResult(BaseModel):
         default=False, description="The model was still calling tools at the step limit."
     )
 
+    unsupported: Unsupported | None = Field(
+        default=None,
+        description="Why the case was not sent: a feature it needs that the target cannot take "
+        "(left out when the case was sent). Never a pass, in no score's denominator.",
+        exclude_if=lambda unsupported: unsupported is None,
+    )
     repairs: Repairs | None = Field(
         default=None,
         description="What was changed to make the target's answer usable (left out when nothing).",
@@ -152,7 +159,10 @@ class CaseResult(BaseModel):
 
     @property
     def primary(self) -> str:
-        """The primary class, or ``error`` when no classifier ran and the target failed."""
+        """The primary class; ``unsupported`` for a case that was not sent; ``error`` when no
+        classifier ran and the target failed; else ``unscored``."""
+        if self.unsupported is not None:
+            return "unsupported"
         if self.classification is not None:
             return self.classification.primary
         return "error" if self.error is not None else "unscored"

@@ -8,8 +8,10 @@ the model's calls against these stubs; the classifier checks the calls against t
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -26,6 +28,7 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "ToolUse",
+    "argument_problem",
     "read_arguments",
     "schema_refs_inside",
 ]
@@ -55,6 +58,10 @@ class ToolCall(_Strict):
         """Keys named twice in one object of the arguments, at any depth (readers disagree on
         which value wins, so such a call cannot be trusted)."""
         return read_arguments(self.arguments).repeated
+
+    def problem(self) -> str | None:
+        """Why these arguments must not reach a tool (see `argument_problem`), or None."""
+        return argument_problem(self.arguments)
 
     def argument_values(self, name: str) -> list[Any]:
         """Every value the arguments give ``name`` at the top level (more than one when the
@@ -92,6 +99,64 @@ def read_arguments(text: str) -> ToolArguments:
     if not isinstance(value, dict):
         return ToolArguments(None, (), ())
     return ToolArguments(value, tuple((str(k), v) for k, v in top), tuple(repeated))
+
+
+_UNSOUND = re.compile("[\ud800-\udfff\ufffd]")
+
+
+@lru_cache(maxsize=1024)
+def argument_problem(text: str) -> str | None:
+    """Why a call's arguments cannot be trusted to mean one thing, or None when they can.
+
+    They must be one JSON object as the standard defines it (no ``NaN`` or ``Infinity``), name
+    no key twice in any object at any depth (readers differ on which value wins), and hold only
+    valid text: no lone surrogate (as ``\\ud800`` or as a character) and no U+FFFD, the mark
+    of a character that was not valid when the answer arrived.
+    """
+    repeated: list[str] = []
+    try:
+        value = json.loads(
+            text or "{}",
+            object_pairs_hook=functools.partial(_pairs_noting_repeats, repeated),
+            parse_constant=_no_constant,
+        )
+    except RecursionError:
+        return "the arguments are nested too deeply"
+    except ValueError as exc:
+        return f"the arguments are not valid JSON ({exc})"[:200]
+    if not isinstance(value, dict):
+        return "the arguments are not a JSON object"
+    if repeated:
+        return f"the key {repeated[0]!r} is given twice in one object"
+    if any(_UNSOUND.search(part) for part in _strings(value)):
+        return "the arguments hold text that is not valid Unicode (a lone surrogate)"
+    return None
+
+
+def _pairs_noting_repeats(repeated: list[str], pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        keys = [key for key, _ in pairs]
+        repeated.extend(k for k in obj if keys.count(k) > 1)
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string of a parsed JSON value, keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            yield from item.keys()
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def schema_refs_inside(schema: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,10 @@ class CoverageAccumulator:
         self.tally = Tally(run=True)
 
     def add(self, result: CaseResult) -> None:
-        self.tally.add(result.suite, result.case_id, result.taxonomy, result.primary)
+        """One answer; a case that was not sent (unsupported) tested nothing, so it covers
+        nothing: what only it would have tested shows as not tested by this run."""
+        if result.unsupported is None:
+            self.tally.add(result.suite, result.case_id, result.taxonomy, result.primary)
 
     def finish(self) -> dict[str, Any] | None:
         return self.section().model_dump() if self.tally.cases else None

@@ -9,6 +9,7 @@ answers back to any calling thread. `close` releases the target and the cache.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -20,7 +21,7 @@ from failproof.judge._rubric import Rubric
 from failproof.judge._verdicts import Verdict
 from failproof.store import Store
 
-__all__ = ["JudgeThread", "judge_cache_path", "open_judge"]
+__all__ = ["JudgeStopped", "JudgeThread", "judge_cache_path", "open_judge"]
 
 T = TypeVar("T")
 
@@ -41,13 +42,25 @@ async def open_judge(settings: JudgeSettings, cache_path: Path | None) -> Judge:
         raise
 
 
+class JudgeStopped(BaseException):
+    """The judge was closed while a question waited for its answer (the run is stopping).
+
+    A `BaseException`, as `KeyboardInterrupt` is: no scorer may read it as a failed check."""
+
+
 class JudgeThread:
-    """A `Judge` living in its own event loop; `ask` blocks the caller until the answer."""
+    """A `Judge` living in its own event loop; `ask` blocks the caller until the answer.
+
+    `close` drops every question still in flight (a call, or the wait before a retry): their
+    callers get `JudgeStopped` at once. Answers received before are in the judge's cache.
+    """
 
     def __init__(self, settings: JudgeSettings, cache_path: Path | None) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
+        self._closing = False
+        self._submit = threading.Lock()
         try:
             self.judge = self._run(open_judge(settings, cache_path))
         except BaseException:
@@ -58,11 +71,19 @@ class JudgeThread:
     def identity(self) -> dict[str, Any]:
         return self.judge.identity
 
-    def _run(self, coroutine: Awaitable[T]) -> T:
+    def _run(self, coroutine: Awaitable[T], *, closing: bool = False) -> T:
         async def wrapped() -> T:
             return await coroutine
 
-        return asyncio.run_coroutine_threadsafe(wrapped(), self._loop).result()
+        with self._submit:  # a question is either in the loop before close drops it, or refused
+            if self._closing and not closing:
+                _discard(coroutine)
+                raise JudgeStopped("the judge was closed")
+            future = asyncio.run_coroutine_threadsafe(wrapped(), self._loop)
+        try:
+            return future.result()
+        except concurrent.futures.CancelledError:
+            raise JudgeStopped("the judge was closed before it answered") from None
 
     def ask(
         self,
@@ -100,11 +121,14 @@ class JudgeThread:
         return self._run(all_of())
 
     def close(self) -> None:
-        """Release the target and the cache, then stop the loop."""
+        """Drop the questions in flight, release the target and the cache, stop the loop."""
         if not self._thread.is_alive():
             return
+        with self._submit:
+            self._closing = True
         try:
-            self._run(self.judge.aclose())
+            self._run(_cancel_others(), closing=True)
+            self._run(self.judge.aclose(), closing=True)
         finally:
             self._stop()
 
@@ -112,3 +136,19 @@ class JudgeThread:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
+
+
+async def _cancel_others() -> None:
+    """Cancel every task of the running loop but this one, and wait until they have ended."""
+    me = asyncio.current_task()
+    others = [task for task in asyncio.all_tasks() if task is not me]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
+
+
+def _discard(coroutine: Awaitable[Any]) -> None:
+    """Close a coroutine that will never run (no "never awaited" warning)."""
+    close = getattr(coroutine, "close", None)
+    if close is not None:
+        close()

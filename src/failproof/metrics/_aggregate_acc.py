@@ -106,7 +106,7 @@ class AggregateAccumulator:
         self.severities: dict[str, list[int]] = {}
         self.flags = array("b")
         self.weights = array("d")
-        self.high_stakes = self.skipped = 0
+        self.high_stakes = self.skipped = self.unsupported = 0
         self.modes: Counter[str] = Counter()
         self.worst = TopN(
             ctx.scoring.probe.worst_cases,
@@ -116,6 +116,7 @@ class AggregateAccumulator:
     def add(self, result: CaseResult) -> None:
         score = result.case_score
         if score is None:
+            self.unsupported += result.unsupported is not None
             return
         if not score.evaluated:
             self.skipped += 1
@@ -157,6 +158,7 @@ class AggregateAccumulator:
             passed=self.all.passed,
             failed=self.all.n - self.all.passed,
             not_evaluated=self.skipped,
+            unsupported=self.unsupported,
             categories_present=len(self.categories),
             categories=sorted(self.categories),
         )

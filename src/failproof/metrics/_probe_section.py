@@ -26,6 +26,9 @@ class ProbeCounts(Section):
     passed: int = 0
     failed: int = 0
     not_evaluated: int = 0
+    unsupported: int = Field(
+        default=0, description="Cases not sent (the target cannot take them): not probes run."
+    )
     categories_present: int = 0
     categories: list[str] = Field(default_factory=list)
 

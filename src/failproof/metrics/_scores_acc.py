@@ -45,10 +45,10 @@ class _Codes:
 
 
 class _SuiteTally:
-    __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed")
+    __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed", "unsupported")
 
     def __init__(self) -> None:
-        self.n = self.accuracies = self.passed = 0
+        self.n = self.accuracies = self.passed = self.unsupported = 0
         self.counts: Counter[str] = Counter()
         self.classified = array("H")
         self.latencies = array("d")
@@ -57,6 +57,7 @@ class _SuiteTally:
         self.n += 1
         primary = result.primary
         self.counts[primary] += 1
+        self.unsupported += result.unsupported is not None
         if result.accuracy is not None:
             self.accuracies += 1
             self.passed += result.accuracy
@@ -70,6 +71,7 @@ class _SuiteTally:
         return SuiteRow(
             n=self.n,
             passed=self.passed,
+            unsupported=self.unsupported,
             score=self._score(),
             weight=ctx.scoring.suite_weights.get(name, 1.0),
             counts=dict(self.counts),
@@ -139,6 +141,7 @@ class SummaryAccumulator:
             pass_rate_ci=verdict.rate,
             errors=verdict.errors,
             unanswered=verdict.unanswered,
+            unsupported=self.counts["unsupported"],
             overall_run_score=overall_run_score(list(scores.values())),
             weighted_run_score=weighted_run_score(scores, weights),
             penalty_score=overall_run_score(list(penalties.values())),

@@ -36,6 +36,11 @@ class Summary(Section):
     unanswered: int = Field(
         default=0, description="Cases planned but never stored (a stopped or aborted run)."
     )
+    unsupported: int = Field(
+        default=0,
+        description="Cases not sent: they need a feature the target cannot take (each result "
+        "says which). Never passes, in no denominator: not run.",
+    )
     overall_run_score: Number | None = None
     weighted_run_score: Number | None = None
     penalty_score: Number | None = None
@@ -48,6 +53,9 @@ class SuiteRow(Section):
 
     n: int = 0
     passed: int = 0
+    unsupported: int = Field(
+        default=0, description="Cases not sent (the target cannot take them); not in the score."
+    )
     score: Number | None = None
     weight: Number = 1.0
     counts: dict[str, int] = Field(default_factory=dict)

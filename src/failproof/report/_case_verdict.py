@@ -8,7 +8,7 @@ from failproof.core import CaseResult
 
 __all__ = ["Verdict", "case_verdict", "unscored_reason"]
 
-Verdict = Literal["pass", "review", "fail"]
+Verdict = Literal["pass", "review", "fail", "unsupported"]
 
 
 def unscored_reason(result: CaseResult) -> str | None:
@@ -22,8 +22,11 @@ def case_verdict(result: CaseResult) -> Verdict:
     """The worst verdict any scorer gave: classifier, probe gate or SAFE label.
 
     A scorer that raised on the case (its ``scorer_error`` is kept), or a rubric no judge graded
-    (``unscored``), makes it fail: what was not scored never reads as a pass.
+    (``unscored``), makes it fail: what was not scored never reads as a pass. A case that was
+    not sent because the target cannot take it is ``unsupported``: not run, never a pass.
     """
+    if result.unsupported is not None:
+        return "unsupported"
     verdicts: list[Verdict] = []
     if any(isinstance(v, dict) and "scorer_error" in v for v in result.scores.values()):
         verdicts.append("fail")

@@ -291,6 +291,8 @@ def _plain(a: Value | None, b: Value | None) -> float | None:
 
 def _label(result: CaseResult, verdict: str) -> str:
     """The case's class, with its verdict when another scorer (SAFE v0) decided otherwise."""
+    if verdict == "unsupported":
+        return verdict
     implied = "pass" if result.primary in ("pass", "unscored") else "fail"
     return result.primary if verdict == implied else f"{result.primary} ({verdict})"
 
@@ -362,10 +364,10 @@ def _walk(seen: dict[tuple[str, str, int], _Seen], b: Report) -> _Walk:
     walk = _Walk()
     for i, new in enumerate(b.cases()):
         old = seen.get(new.key)
-        if old is None:
+        verdict = case_verdict(new)
+        if old is None or "unsupported" in (old.verdict, verdict):  # not run on one side
             continue
         walk.matched += 1
-        verdict = case_verdict(new)
         was, now = old.verdict == "pass", verdict == "pass"
         risk_b = _risk(new)
         diff = None if old.risk is None or risk_b is None else risk_b - old.risk

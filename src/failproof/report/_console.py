@@ -50,6 +50,7 @@ _STYLE = {
     "unsafe_tool_call": "bold red",
     "tool_error": "bright_black",
     "unscored": "dim",
+    "unsupported": "yellow",
 }
 _TOP_FAILURES = CONSOLE_FAILURES
 _VERDICT_KEYS = ("pass_rate", "risk_gate_pass_rate")
@@ -80,7 +81,7 @@ def _notes(report: Report) -> Text | None:
     notes = record_notes(report)
     if not notes:
         return None
-    return Text("\n".join(f"note: {plain(n, 300)}" for n in notes), style="yellow")
+    return Text("\n".join(f"note: {plain(n, 400)}" for n in notes), style="yellow")
 
 
 def _headline(report: Report) -> Group:
@@ -150,6 +151,8 @@ def _failures(report: Report) -> RichTable | None:
 
 
 def _why(result: CaseResult) -> Text:
+    if result.unsupported is not None:
+        return plain(f"not sent: {result.unsupported.reason}", 44)
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" [{reasons[0].evidence}]" if reasons[0].evidence else ""

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from failproof.core import CaseResult, CaseScore
+from failproof.core import CaseResult, CaseScore, Reason
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
 from failproof.store import StoredResults
@@ -183,6 +183,8 @@ class _Encoder:
         score = result.case_score
         cs = score.model_dump(mode="json") if score is not None else {}
         reasons = result.classification.reasons if result.classification else []
+        if result.unsupported is not None:  # not sent: the reason is its only finding
+            reasons = [Reason(rule="unsupported", detail=result.unsupported.reason)]
         refusal = score.refusal.model_dump(mode="json") if score and score.refusal else None
         values: dict[str, Any] = {
             "id": result.case_id,

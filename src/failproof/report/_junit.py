@@ -33,6 +33,7 @@ def _run_properties(summary: Summary) -> list[tuple[str, object]]:
         ("pass_rate", summary.pass_rate),
         ("errors", summary.errors),
         ("unanswered", summary.unanswered),
+        ("unsupported", summary.unsupported),
         ("overall_run_score", summary.overall_run_score),
         ("weighted_run_score", summary.weighted_run_score),
         ("penalty_score", summary.penalty_score),
@@ -84,6 +85,10 @@ def _details(result: CaseResult) -> tuple[str, str]:
 def _outcome(case: ET.Element, result: CaseResult) -> str:
     """Add the failure / error / skipped element; returns which one (or 'pass')."""
     verdict = case_verdict(result)
+    if result.unsupported is not None:  # not run: skipped with the reason, never a pass
+        why = result.unsupported
+        _element(case, "skipped", type=f"unsupported:{why.feature}", message=why.reason)
+        return "skipped"
     unscored = unscored_reason(result)
     if unscored is not None:
         _element(case, "error", _details(result)[1], type="unscored", message=unscored)

@@ -85,6 +85,8 @@ def _why(result: CaseResult) -> str:
 
 
 def _reason(result: CaseResult) -> str:
+    if result.unsupported is not None:
+        return md_text(f"not sent: {result.unsupported.reason}", 200)
     reasons = result.classification.reasons if result.classification else []
     if reasons:
         evidence = f" {md_code(reasons[0].evidence, 40)}" if reasons[0].evidence else ""
@@ -104,8 +106,9 @@ def _failing(report: Report) -> list[str]:
         [md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), _output(r)]
         for r in failing
     ]
+    kinds = "Failing, review and unsupported" if digest.unsupported else "Failing and review"
     lines = [
-        f"### Failing and review cases ({total:,})",
+        f"### {kinds} cases ({total:,})",
         "",
         *md_table(["case", "suite", "class", "why", "output"], rows),
     ]
@@ -121,7 +124,7 @@ def _output(result: CaseResult) -> str:
 def _sections(report: Report) -> list[str]:
     index = CaseIndex(report)
     lines = _header(report)
-    lines += [f"**Note:** {md_text(note, 300)}\n" for note in record_notes(report)]
+    lines += [f"**Note:** {md_text(note, 400)}\n" for note in record_notes(report)]
     if suites := suite_table(report):
         lines += ["### Suites", "", *table_markdown(_without_parts(suites)), ""]
     if worst := worst_cases(report, index):

@@ -21,6 +21,7 @@ from pydantic_core import CoreSchema, core_schema
 
 from failproof.config import Settings
 from failproof.core import CaseResult, Run, utc_now
+from failproof.core._capabilities import Feature
 from failproof.metrics import (
     AggregateMetrics,
     Observability,
@@ -65,9 +66,11 @@ class CaseDigest:
     """What the renderers count or list over every case, gathered in the report's one pass:
     verdicts (``verdicts``: the worst any scorer gave; ``shown``: the same with target errors
     apart), the riskiest failing cases (console) and the first failing, then review, cases
-    (Markdown), each list bounded."""
+    (Markdown), each list bounded; and, for the cases the target could not take, how many
+    need each feature and the first such case with its reason (``unsupported``)."""
 
     verdicts: Counter[str] = field(default_factory=Counter)
+    unsupported: dict[Feature, tuple[int, str]] = field(default_factory=dict)
     shown: Counter[str] = field(default_factory=Counter)
     total: int = 0
     failing: TopN = field(default_factory=lambda: TopN(CONSOLE_FAILURES, _risk_order))
@@ -80,6 +83,11 @@ class CaseDigest:
         self.verdicts[verdict] += 1
         self.shown["error" if result.error is not None else verdict] += 1
         self.total += 1
+        if result.unsupported is not None:
+            feature = result.unsupported.feature
+            reason = f"{result.suite}/{result.case_id}: {result.unsupported.reason}"
+            count, first = self.unsupported.get(feature, (0, reason))
+            self.unsupported[feature] = (count + 1, first)
         if verdict == "fail":
             self.failing.add(result)
         if verdict != "pass":

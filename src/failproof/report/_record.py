@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from pydantic import ValidationError
 
 from failproof.config import ScoringConfig
+from failproof.core._capabilities import NEEDS
 from failproof.report._model import Report
 from failproof.scoring import installed_versions
 
-__all__ = ["record_notes"]
+__all__ = ["record_notes", "unsupported_notes"]
 
 
 def record_notes(report: Report) -> list[str]:
@@ -39,7 +40,22 @@ def record_notes(report: Report) -> list[str]:
             f"{waiting:,} case(s) with rubric expectations are unscored (never a pass): "
             "no judge graded them; add --judge SPEC (e.g. --judge openai:gpt-4o-mini)."
         )
+    notes += unsupported_notes(report)
     source = config.get("rescored_from")
     if isinstance(source, str):
         notes.append(f"Rescored from run {source} (same answers, new scoring settings).")
     return notes
+
+
+def unsupported_notes(report: Report) -> list[str]:
+    """What was not run: the cases the target could not take, by feature, with a reason."""
+    found = report.digest().unsupported
+    if not found:
+        return []
+    total = sum(n for n, _ in found.values())
+    needs = ", ".join(f"{n:,} {NEEDS[f]}" for f, (n, _) in found.items())
+    first = next(iter(found.values()))[1]
+    return [
+        f"{total:,} case(s) not sent ({needs}); the first, {first}. Unsupported cases are never "
+        "passes and are in no score's denominator, like cases not run."
+    ]

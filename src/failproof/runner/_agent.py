@@ -77,10 +77,7 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
     arguments = call.parsed_arguments()
     if arguments is None:
         return ToolUse(step=step, call=call, error="the arguments are not a JSON object")
-    if repeated := call.repeated_keys():
-        error = f"bad arguments: the key {repeated[0]!r} is given twice in one object"
-        return ToolUse(step=step, call=call, error=error)
-    problem = schema_problem(arguments, spec.parameters)
+    problem = call.problem() or schema_problem(arguments, spec.parameters)
     if problem is not None:
         return ToolUse(step=step, call=call, error=f"bad arguments: {problem}")
     return ToolUse(step=step, call=call, result=spec.result())

@@ -61,7 +61,8 @@ class Engine:
     call at once. The finisher scores the answers of one loop iteration with ``scoring`` as a
     batch, writes their results to ``store`` in one commit (with the fresh answers for the
     response cache when ``use_cache``; errors are never cached), then hands each result to
-    every sink. ``max_consecutive_failures`` (0 = never) stops
+    every sink. ``kept`` holds answers a stopped run received and never scored: they are scored
+    without a call. ``max_consecutive_failures`` (0 = never) stops
     the run with `RunAborted` once the answers already received are stored.
     """
 
@@ -73,6 +74,7 @@ class Engine:
     use_cache: bool = True
     max_consecutive_failures: int = 0
     sinks: list[ResultSink] = field(default_factory=list)
+    kept: dict[tuple[str, str, int], Response] = field(default_factory=dict)
     stats: EngineStats = field(default_factory=EngineStats)
     _identity: dict[str, Any] = field(default_factory=dict, init=False)
     _finishing: asyncio.Semaphore = field(init=False)
@@ -104,17 +106,31 @@ class Engine:
                 await self._play(item)
                 continue
             key = cache_key(self._identity, item.case) if self.use_cache else None
-            cached = self.store.cache_get(key) if key is not None else None
-            if cached is not None:
-                self.stats.cache_hits += 1
-                response = cached.model_copy(update={"cached": True})
-            else:
-                response = await self.caller.call(item.case)
+            response, cached = await self._answer(item, key)
             await self._finishing.acquire()
-            self._finisher.add(Finished(item, response, key if cached is None else None))
-            if cached is None and self._failed_too_often(response):
+            self._finisher.add(Finished(item, response, None if cached else key))
+            if not cached and self._failed_too_often(response):
                 await self._finisher.drain()  # keep every answer already received
                 raise self._abort(response)
+
+    async def _answer(self, item: WorkItem, key: str | None) -> tuple[Response, bool]:
+        """The item's answer, and whether it came from the response cache: the answer a stopped
+        run kept, else the cache's, else a call."""
+        kept = self.kept.pop(item.key, None)
+        if kept is not None:
+            return kept, False
+        cached = self.store.cache_get(key) if key is not None else None
+        if cached is not None:
+            self.stats.cache_hits += 1
+            return cached.model_copy(update={"cached": True}), True
+        return await self.caller.call(item.case), False
+
+    def unfinished(self) -> list[tuple[tuple[str, str, int], Response]]:
+        """The answers received and not stored yet, by (suite, case, sample): what a stop keeps
+        (`Store.keep_answers`) so that a resume scores them without calling again."""
+        finisher: Finisher | None = getattr(self, "_finisher", None)
+        waiting = finisher.unstored() if finisher is not None else []
+        return [(f.item.key, f.response) for f in waiting]
 
     def _stored(self, result: CaseResult) -> None:
         """A result is committed: count it and tell the sinks."""

@@ -38,14 +38,18 @@ async def execute_cases(
         policy=RetryPolicy(retries=0),
         gate=AdaptiveGate(workers),
     )
+    scoring = InlineScoring(scorers)  # the scorers are the caller's to close
     engine = Engine(
         caller=caller,
-        scoring=InlineScoring(scorers),
+        scoring=scoring,
         store=store,
         run_id=run_id,
         workers=workers,
         use_cache=False,
         sinks=[on_result] if on_result is not None else [],
     )
-    stats = await engine.run(WorkItem(case) for case in cases)
+    try:
+        stats = await engine.run(WorkItem(case) for case in cases)
+    finally:
+        scoring.release_threads()
     return stats.completed

@@ -47,12 +47,18 @@ class Finisher:
     done: Callable[[int], None]
     _waiting: list[Finished] = field(default_factory=list, init=False)
     _batches: set[asyncio.Task[None]] = field(default_factory=set, init=False)
+    _unstored: dict[int, Finished] = field(default_factory=dict, init=False)
 
     def add(self, finished: Finished) -> None:
         """Queue an answer; the first of an iteration schedules the batch for its end."""
         if not self._waiting:
             asyncio.get_running_loop().call_soon(self._flush)
         self._waiting.append(finished)
+        self._unstored[id(finished)] = finished
+
+    def unstored(self) -> list[Finished]:
+        """The answers handed over whose results are not stored: those a stop must keep."""
+        return list(self._unstored.values())
 
     async def drain(self) -> None:
         """Wait until every answer handed over so far is stored (or has failed)."""
@@ -73,6 +79,8 @@ class Finisher:
             results = await self.scoring.score_many(jobs)
             cached = [(f.cache_key, f.response) for f in batch if f.cache_key is not None]
             self.store.add_results(self.run_id, results, cached)
+            for finished in batch:
+                self._unstored.pop(id(finished), None)
             for result in results:
                 self.stored(result)
         finally:

@@ -97,12 +97,10 @@ class McpTools:
         import anyio
 
         server = connection.spec.label
-        arguments = call.parsed_arguments()
-        spec = next(t for t in case.tools if t.name == call.name)
-        problem = "the arguments are not a JSON object" if arguments is None else None
-        problem = problem or schema_problem(arguments or {}, spec.parameters)
-        if problem is not None:
+        problem = _unsendable(case, call)
+        if problem is not None:  # the server is sent nothing: the model is told why
             return ToolUse(step=step, call=call, error=f"bad arguments: {problem}", server=server)
+        arguments = call.parsed_arguments()
         try:
             with anyio.fail_after(self.timeout_s):
                 outcome = await call_tool(connection, call.name, arguments or {})
@@ -116,6 +114,17 @@ class McpTools:
         return ToolUse(
             step=step, call=call, result=outcome.text, error=outcome.error, server=server
         )
+
+
+def _unsendable(case: Case, call: ToolCall) -> str | None:
+    """Why the call must not reach its server, or None: arguments that are not one sound JSON
+    object (a key named twice at any depth, a lone surrogate, ``NaN``), or that do not fit the
+    tool's schema. A server reads such arguments its own way, never as failproof checked them."""
+    problem = call.problem()
+    if problem is not None:
+        return f"{problem}; the call was not sent to the server"
+    spec = next(t for t in case.tools if t.name == call.name)
+    return schema_problem(call.parsed_arguments() or {}, spec.parameters)
 
 
 @asynccontextmanager

@@ -28,7 +28,8 @@ ProgressMode = Literal["auto", "bar", "plain", "cases", "quiet"]
 class RunProgress(Protocol):
     """Told of every stored result; shows how far the run is."""
 
-    def start(self, total: int, done: int) -> None: ...
+    def start(self, total: int, done: int, not_sent: int = 0) -> None: ...
+    def notice(self, text: str) -> None: ...
     def __call__(self, result: CaseResult) -> None: ...
     def waiting(self, seconds: float, why: str) -> None: ...
     def close(self) -> None: ...
@@ -41,7 +42,10 @@ def _counts_text(counts: Counter[str]) -> str:
 class QuietProgress:
     """Shows nothing."""
 
-    def start(self, total: int, done: int) -> None:  # noqa: ARG002
+    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
+        return
+
+    def notice(self, text: str) -> None:  # noqa: ARG002
         return
 
     def __call__(self, result: CaseResult) -> None:  # noqa: ARG002
@@ -65,11 +69,15 @@ class PlainProgress:
         self._started = self._last = time.monotonic()
         self._waiting_until = 0.0
 
-    def start(self, total: int, done: int) -> None:
+    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
         self.total, self.done = total, done
         self._started = self._last = time.monotonic()
         if done:
             self._line(f"resuming: {done} of {total} already done")
+
+    def notice(self, text: str) -> None:
+        """One line about the whole run (e.g. the cases the target cannot take)."""
+        self._line(strip_controls(text, keep_newlines=False))
 
     def __call__(self, result: CaseResult) -> None:
         self.done += 1
@@ -118,9 +126,13 @@ class CaseProgress(PlainProgress):
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream, interval_s=float("inf"))
 
-    def start(self, total: int, done: int) -> None:
+    def start(self, total: int, done: int, not_sent: int = 0) -> None:
         super().start(total, done)
-        self._line(f"{total - done} cases to answer; the first waits for the model to load")
+        apart = f" ({not_sent} more not sent: unsupported)" if not_sent else ""
+        self._line(
+            f"{total - done - not_sent} cases to answer{apart}; the first waits for the model "
+            "to load"
+        )
 
     def __call__(self, result: CaseResult) -> None:
         super().__call__(result)
@@ -148,10 +160,15 @@ class BarProgress:
         self._task: TaskID | None = None
         self._unshown = 0
 
-    def start(self, total: int, done: int) -> None:
+    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
         self._bar.start()
         self._task = self._bar.add_task(
             "run", total=total, completed=done, rate="", counts="", waiting=""
+        )
+
+    def notice(self, text: str) -> None:
+        self._bar.console.print(
+            f"failproof: {strip_controls(text, keep_newlines=False)}", highlight=False, markup=False
         )
 
     def __call__(self, result: CaseResult) -> None:

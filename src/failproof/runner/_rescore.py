@@ -58,6 +58,9 @@ def rescore_run(
     # the writes never touch the cursor being read
     with Store(store.path, readonly=True) as reader:
         for result in reader.results(first.id):
+            if result.unsupported is not None:  # never sent: there is no answer to score
+                store.add_result(run.id, result)
+                continue
             case = cases[(result.suite, result.case_id)]
             rescored = score_case(case, _response(result), scorers, sample=result.sample)
             store.add_result(run.id, rescored)

@@ -54,7 +54,8 @@ class ResponsesWriter:
             old.unlink()
         self._open(0, mode="w")
         for result in kept:
-            self._file(result.sample).write(recorded_line(result))
+            if result.unsupported is None:
+                self._file(result.sample).write(recorded_line(result))
         for handle in self._files.values():
             handle.flush()
 
@@ -64,7 +65,8 @@ class ResponsesWriter:
         return self.path.with_name(f"{self.path.stem}.sample{sample}{self.path.suffix}")
 
     def __call__(self, result: CaseResult) -> None:
-        self._file(result.sample).write(recorded_line(result))
+        if result.unsupported is None:  # never sent: no answer to record
+            self._file(result.sample).write(recorded_line(result))
 
     def flush(self) -> None:
         """Push the lines written so far to the files (the engine calls this after each group

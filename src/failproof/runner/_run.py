@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Run, Suite, utc_now
+from failproof.core import Run, Suite, Unsupported, utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import CallStats
-from failproof.runner._engine import EngineStats, ResultSink
+from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._pool import PoolScoring, can_fork
@@ -24,6 +24,7 @@ from failproof.runner._responses import ResponsesWriter
 from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.runner._setup import drive, make_engine
 from failproof.runner._sharded import WorkExecutor, WorkPlan
+from failproof.runner._unsupported import find_unsupported, store_unsupported, unsupported_line
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
@@ -37,11 +38,15 @@ _NEVER_CACHED = frozenset({"mock", "replay"})
 class RunInterrupted(Exception):
     """The run was stopped (Ctrl-C, SIGTERM); what finished is stored, ``--resume`` finishes it."""
 
-    def __init__(self, run_id: str, done: int, total: int) -> None:
-        super().__init__(f"run {run_id} interrupted after {done} of {total} results")
+    def __init__(self, run_id: str, done: int, total: int, kept: int = 0) -> None:
+        message = f"run {run_id} interrupted after {done} of {total} results"
+        if kept:
+            message += f" ({kept} more answered, kept to be scored on resume)"
+        super().__init__(message)
         self.run_id = run_id
         self.done = done
         self.total = total
+        self.kept = kept
 
 
 @dataclass
@@ -159,6 +164,7 @@ def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> R
 def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
     target.check_cases([case for suite in job.suites for case in suite.cases])
+    unsupported = find_unsupported(target, job.suites)
     run = job.run.model_copy(update={"target": target.identity()})
     if resumed:
         store.reopen_run(run.id)
@@ -166,9 +172,15 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
         store.create_run(run)
     skip = store.answered_keys(run.id) if resumed else set()
     total = sum(len(s.cases) for s in job.suites) * job.request.repeat
-    job.progress.start(total, len(skip))
-    stats = _go(job, target, settings, store, skip, resumed)
+    if unsupported:
+        cases = sum(len(s.cases) for s in job.suites)
+        job.progress.notice(unsupported_line(unsupported, cases, target))
+    samples = range(job.request.repeat)
+    not_sent = sum((*key, i) not in skip for key in unsupported for i in samples)
+    job.progress.start(total, len(skip), not_sent=not_sent)
+    stats = _go(job, target, settings, store, skip, resumed, unsupported)
     store.finish_run(run.id, "finished", utc_now())
+    store.drop_kept_answers(run.id)
     run = store.get_run(run.id)
     report = build_report(run, store.stream(run.id), settings)
     return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
@@ -181,15 +193,19 @@ def _go(
     store: Store,
     skip: set[tuple[str, str, int]],
     resumed: bool,
+    unsupported: dict[tuple[str, str], Unsupported],
 ) -> EngineStats:
-    """Run the engine (or the job's executor) over the missing work; a stop or failure is
-    recorded on the run."""
+    """Store the cases the target cannot take (never sent), then run the engine (or the job's
+    executor) over the missing work; a stop or failure is recorded on the run."""
     run_id = job.run.id
     writer = _writer(job, store, resumed)
     sinks = [s for s in (writer, job.progress, *job.sinks) if s is not None]
     scoring: Scoring | None = None
     calls: CallStats | None = None
+    engine: Engine | None = None
     try:
+        args = (job.suites, job.request.repeat, skip, store, run_id, sinks)
+        skip = skip | store_unsupported(unsupported, *args)
         work = plan_work(job.suites, job.request.repeat, skip)
         if job.executor is not None:
             plan = _work_plan(job, target, settings, store, tuple(work))
@@ -208,13 +224,16 @@ def _go(
             sinks=sinks,
             progress=job.progress,
         )
+        engine.kept = store.kept_answers(run_id) if resumed else {}
         calls = engine.caller.stats
         with stop_signals(), asyncio.Runner() as loop:
             return loop.run(drive(engine, target, work))
     except (KeyboardInterrupt, asyncio.CancelledError):
+        # answers still being scored (a slow judge) are kept: the resume scores them
+        kept = store.keep_answers(run_id, engine.unfinished()) if engine is not None else 0
         store.finish_run(run_id, "interrupted")
         total = sum(len(s.cases) for s in job.suites) * job.request.repeat
-        raise RunInterrupted(run_id, store.count_results(run_id), total) from None
+        raise RunInterrupted(run_id, store.count_results(run_id), total, kept) from None
     except BaseException:
         store.finish_run(run_id, "failed")
         raise

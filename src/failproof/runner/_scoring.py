@@ -9,8 +9,10 @@ hands over the answers of one loop iteration at once (`Scoring.score_many`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from failproof.core import Case, CaseResult, Response
@@ -45,15 +47,24 @@ def score_jobs(jobs: Sequence[ScoreJob], scorers: Sequence[Scorer]) -> list[Case
 
 
 class InlineScoring:
-    """Scores in the calling thread; in worker threads when a scorer blocks (an LLM judge)."""
+    """Scores in the calling thread; in worker threads when a scorer blocks (an LLM judge).
+
+    The worker threads are its own, not the event loop's: a stopped run does not wait for them
+    when its loop closes. `close` closes the scorers first (a judge then drops every question
+    still waiting for an answer or a retry), so the threads end at once.
+    """
 
     def __init__(self, scorers: Sequence[Scorer]) -> None:
         self.scorers = list(scorers)
         self._threaded = any(s.blocking for s in self.scorers)
+        self._threads: ThreadPoolExecutor | None = None
 
     async def score(self, case: Case, response: Response, sample: int) -> CaseResult:
         if self._threaded:
-            return await asyncio.to_thread(score_case, case, response, self.scorers, sample=sample)
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(thread_name_prefix="failproof-score")
+            job = functools.partial(score_case, case, response, self.scorers, sample=sample)
+            return await asyncio.get_running_loop().run_in_executor(self._threads, job)
         return score_case(case, response, self.scorers, sample=sample)
 
     async def score_many(self, jobs: Sequence[ScoreJob]) -> list[CaseResult]:
@@ -63,7 +74,16 @@ class InlineScoring:
         return score_jobs(jobs, self.scorers)
 
     def close(self) -> None:
-        close_scorers(self.scorers)
+        try:
+            close_scorers(self.scorers)
+        finally:
+            self.release_threads()
+
+    def release_threads(self) -> None:
+        """Let the worker threads go once their scoring ends (the scorers stay open)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None
 
 
 def close_scorers(scorers: Sequence[Scorer]) -> None:

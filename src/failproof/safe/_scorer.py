@@ -131,25 +131,10 @@ class SafeAccumulator:
         if not self.scored:
             return None
         concern = ",".join(sorted(self.suites))
-        report = build_safe_report(self.scored, recorded_safe_config(self.ctx), concern_id=concern)
+        config = self.ctx.scoring.safe or SafeConfig()
+        report = build_safe_report(self.scored, config, concern_id=concern)
         return SafeBatchReport.model_validate(report.to_json(with_results=False))
 
 
 accumulators.register("safe_v0")(SafeAccumulator)
 aggregators.register("safe_v0")(folded(SafeAccumulator))
-
-
-def recorded_safe_config(ctx: AggregateContext) -> SafeConfig:
-    """The SAFE config the run was scored with.
-
-    A run made before scoring records kept it among its scorers' parameters; failing both, the
-    defaults (never the environment of the day).
-    """
-    if ctx.scoring.safe is not None:
-        return ctx.scoring.safe
-    for spec in ctx.legacy_scorers:
-        if spec.get("name") == "safe_v0" and isinstance(spec.get("params"), dict):
-            stored = spec["params"].get("config")
-            if isinstance(stored, dict):
-                return SafeConfig.model_validate(stored)
-    return SafeConfig()

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from failproof.config import ScoringConfig
-from failproof.core import Case, CaseResult, Classification, Reason, Response
+from failproof.core import Case, CaseResult, Classification, Reason, Response, Unsupported
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._per_case import per_case
 from failproof.scoring._result import ScoreResult
 
-__all__ = ["ScorerWarning", "build_scorers", "score_case"]
+__all__ = ["ScorerWarning", "build_scorers", "score_case", "unsupported_result"]
 
 
 class ScorerWarning(UserWarning):
@@ -62,6 +62,23 @@ def score_case(
         case_score=found.case_score,
         safe_v0=found.safe_v0,
         scores=scores,
+    )
+
+
+def unsupported_result(case: Case, why: Unsupported, *, sample: int = 0) -> CaseResult:
+    """The result of a case that was not sent (``why``): no answer, no score, never a pass."""
+    return CaseResult(
+        case_id=case.id,
+        suite=case.suite,
+        category=case.category,
+        severity=case.severity.value,
+        sample=sample,
+        unsupported=why,
+        task=case.task,
+        failure_modes=list(case.failure_modes),
+        taxonomy=list(case.taxonomy),
+        archetype=case.archetype,
+        metadata=dict(case.metadata),
     )
 
 

@@ -132,4 +132,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0007_kept_answers",
+        """
+        CREATE TABLE kept_answers (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            suite TEXT NOT NULL,
+            case_id TEXT NOT NULL,
+            sample INTEGER NOT NULL DEFAULT 0,
+            response_json TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, suite, case_id, sample)
+        );
+        """,
+    ),
 ]

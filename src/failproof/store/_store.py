@@ -15,6 +15,7 @@ from typing import Any, Self
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
+from failproof.store._kept import KeptAnswers
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
 from failproof.store._rows import load_result
@@ -68,7 +69,7 @@ class RunSummary:
     passed: int
 
 
-class Store(McpRecords):
+class Store(McpRecords, KeptAnswers):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:

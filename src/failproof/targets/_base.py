@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, ClassVar, Self
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response, Unsupported
+from failproof.core._capabilities import unsupported_by
 from failproof.errors import TargetError
 from failproof.registry import Registry
 
@@ -62,6 +63,9 @@ class CallError(Exception):
 class Target(ABC):
     """Base of every target: one abstract async method, `generate`, and a lifecycle.
 
+    A target that cannot take some feature of a case (tools, a system prompt, a conversation,
+    a long prompt) says so in `capabilities` (or `unsupported`): such a case is never sent.
+
     Use it as ``async with target: ...`` (or call `aclose`). Subclasses override
     `max_concurrency` when the target cannot take the runner's concurrency (a local model runs
     one request at a time), and `identity` to describe themselves (never with secrets).
@@ -77,6 +81,15 @@ class Target(ABC):
     def identity(self) -> dict[str, Any]:
         """What this target is, for reports and the cache key. Never includes secrets."""
         return {"name": self.name}
+
+    def capabilities(self) -> Capabilities:
+        """What this target can take from a case (by default: everything)."""
+        return Capabilities()
+
+    def unsupported(self, case: Case) -> Unsupported | None:
+        """Why ``case`` cannot be sent to this target as it is, or None. Asked before anything
+        is sent; a case with a reason is not sent and its result is ``unsupported``."""
+        return unsupported_by(case, self.capabilities(), self.name)
 
     def check_cases(self, cases: Sequence[Case]) -> None:  # noqa: ARG002
         """Refuse, before anything is sent, cases this target could not send as they are.

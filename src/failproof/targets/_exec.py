@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target, targets
 
@@ -58,6 +58,10 @@ class ExecTarget(Target):
 
     def identity(self) -> dict[str, Any]:
         return {"name": self.name, "command": self.command}
+
+    def capabilities(self) -> Capabilities:
+        """The program answers with text: it cannot call a case's tools."""
+        return Capabilities(tools=False, because="its answer is text, which calls no tool")
 
     async def generate(self, case: Case) -> Response:
         start = time.perf_counter()

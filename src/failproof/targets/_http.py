@@ -26,7 +26,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.targets._aio import (
@@ -238,6 +238,10 @@ class HttpTarget(Target):
             "json_path": self.json_path,
             "headers": sorted(self.headers),
         }
+
+    def capabilities(self) -> Capabilities:
+        """A body template carries messages, never tools, and the answer is read as text."""
+        return Capabilities(tools=False, because="its body template and answer carry no tools")
 
     def check_cases(self, cases: Sequence[Case]) -> None:
         """Before anything is sent: every ``${NAME}`` is set (values are read at each call, so a

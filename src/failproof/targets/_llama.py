@@ -11,8 +11,10 @@ instead of running on behind the next case. Loading the model also opens a liste
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import secrets
 import threading
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,7 @@ class LlamaEngine:
     def __init__(self, path: Path, *, n_ctx: int, threads: int, seed: int) -> None:
         binding = _binding()
         params = _params(binding, path, n_ctx=n_ctx, threads=threads, seed=seed)
+        self._key = str(params.api_keys[0])
         try:
             self._server: Any = binding.Server(params)
         except (RuntimeError, ValueError) as exc:
@@ -148,6 +151,36 @@ class LlamaEngine:
         if failure:
             raise failure[0]
         return None if stop.is_set() else answer.finish()
+
+    def count_tokens(self, messages: list[dict[str, str]]) -> int:
+        """The prompt's length in tokens, as the model's chat template and tokenizer make it
+        (asked of the loaded model's own 127.0.0.1 listener; nothing is generated)."""
+        prompt = self._ask("/apply-template", {"messages": messages}).get("prompt")
+        tokens = self._ask("/tokenize", {"content": str(prompt), "add_special": True})
+        found = tokens.get("tokens")
+        if not isinstance(found, list):
+            raise CallError("the local model did not say how long the prompt is")
+        return len(found)
+
+    def context_size(self) -> int | None:
+        """The context the model was loaded with, in tokens, as llama.cpp reports it."""
+        found = self._ask("/props").get("default_generation_settings")
+        size = found.get("n_ctx") if isinstance(found, dict) else None
+        return _int(size)
+
+    def _ask(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A GET (no ``body``) or POST to the loaded model's own listener."""
+        request = urllib.request.Request(
+            f"{self.address}{path}",
+            data=None if body is None else json.dumps(body).encode("utf-8"),
+            headers={"Authorization": f"Bearer {self._key}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:  # 127.0.0.1
+                found = json.loads(answer.read())
+        except (OSError, ValueError) as exc:
+            raise CallError(f"the local model could not count the prompt's tokens: {exc}") from None
+        return found if isinstance(found, dict) else {}
 
     @property
     def address(self) -> str | None:

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response, Unsupported
+from failproof.core._capabilities import too_long
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._llama import Answer, LlamaEngine, engine_version
@@ -113,6 +114,33 @@ class LocalTarget(Target):
             **({"n_ctx": self.n_ctx} if self.n_ctx != _DEFAULT_N_CTX else {}),
         }
 
+    def capabilities(self) -> Capabilities:
+        """The chat messages only (no tools), in a context of ``n_ctx`` tokens."""
+        return Capabilities(
+            tools=False,
+            context_tokens=self.n_ctx,
+            because="llama.cpp is sent the chat messages only",
+        )
+
+    def unsupported(self, case: Case) -> Unsupported | None:
+        """Tools, or a prompt that leaves no room in the context for the longest answer."""
+        return super().unsupported(case) or self._too_long(case)
+
+    def _too_long(self, case: Case) -> Unsupported | None:
+        """Counted by the model's own tokenizer only when the prompt's bytes might not fit."""
+        messages = [{"role": m.role, "content": m.content} for m in case.messages()]
+        answer = _answer_tokens(self.params.get("max_tokens"))
+        if _most_tokens(messages) + answer <= self.n_ctx:
+            return None
+        try:
+            with self._lock:
+                prompt = self._load().count_tokens(messages)
+        except CallError:
+            return None  # sent as it is: its call says what is wrong
+        if prompt + answer <= self.n_ctx:
+            return None
+        return too_long(prompt, answer, self.n_ctx, self.name)
+
     @property
     def busy(self) -> bool:
         """A generation holds the model."""
@@ -182,6 +210,27 @@ def _local_factory(argument: str, options: Mapping[str, Any]) -> Target:
     params = dict(options.get("params") or {})
     n_ctx = _context_size(params.pop("n_ctx", options.get("n_ctx", _DEFAULT_N_CTX)))
     return LocalTarget(path, params=params, n_ctx=n_ctx, threads=options.get("threads"))
+
+
+#: Tokens a chat template may add, per message and once (role markers, a default preamble).
+_TEMPLATE_TOKENS = (64, 256)
+
+
+def _most_tokens(messages: list[dict[str, str]]) -> int:
+    """An upper bound of the prompt's tokens without the model: no token is shorter than a
+    byte (byte-level vocabularies fall back to one token a byte), plus the template's own."""
+    per_message, base = _TEMPLATE_TOKENS
+    text = sum(len(m["content"].encode("utf-8", errors="replace")) for m in messages)
+    return text + per_message * len(messages) + base
+
+
+def _answer_tokens(max_tokens: Any) -> int:
+    """The room an answer needs: ``max_tokens`` when it bounds the answer, else one token."""
+    try:
+        value = int(str(max_tokens))
+    except ValueError:
+        return 1
+    return value if value > 0 else 1
 
 
 #: The context a local model is loaded with unless told (tokens), and the sizes it may take.

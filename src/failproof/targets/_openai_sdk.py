@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets._aio import Redactor, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
@@ -70,6 +70,12 @@ class OpenAISDKTarget(Target):
             "base_url": public_url(self.connection.base_url),
             "params": self.params,
         }
+
+    def capabilities(self) -> Capabilities:
+        """The SDK path sends the messages only: a case with tools goes to ``openai:``."""
+        return Capabilities(
+            tools=False, because="openai-sdk: sends the messages only; openai: sends tools"
+        )
 
     def _make_client(self) -> Any:
         openai = self._openai

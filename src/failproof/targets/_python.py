@@ -26,9 +26,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target, targets
+from failproof.targets._callable import callable_capabilities
 
 __all__ = ["PythonTarget", "in_daemon_thread", "load_callable", "to_response"]
 
@@ -138,6 +139,11 @@ class PythonTarget(Target):
 
     def identity(self) -> dict[str, Any]:
         return {"name": self.name, "callable": self.reference}
+
+    def capabilities(self) -> Capabilities:
+        """A callable given the `Case` sees its tools and may answer with tool calls (a
+        `Response`); one given the messages sees none."""
+        return callable_capabilities(messages_only=self.messages_only)
 
     async def generate(self, case: Case) -> Response:
         arg: Any = case

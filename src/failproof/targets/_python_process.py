@@ -22,9 +22,10 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from failproof.core import Case, Response
+from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.targets._base import CallError, Target
+from failproof.targets._callable import callable_capabilities
 
 __all__ = ["PythonProcessTarget"]
 
@@ -161,6 +162,9 @@ class PythonProcessTarget(Target):
 
     def identity(self) -> dict[str, Any]:
         return {"name": self.name, "callable": self.reference}
+
+    def capabilities(self) -> Capabilities:
+        return callable_capabilities(messages_only=self._worker.ready.get("messages_only") is True)
 
     async def _live_worker(self) -> _Worker:
         async with self._starting:

@@ -91,9 +91,10 @@ def main(reference: str) -> None:
     except BaseException as exc:  # the module's own code ended or interrupted its loading
         protocol.send({"error": f"loading {reference!r} raised {type(exc).__name__}: {exc}"})
         os._exit(3)
-    protocol.send({"ready": True})
+    target = PythonTarget(fn, reference)
+    protocol.send({"ready": True, "messages_only": target.messages_only})
     try:
-        asyncio.run(_serve(PythonTarget(fn, reference), protocol))
+        asyncio.run(_serve(target, protocol))
     finally:
         os._exit(0)  # threads the callable left behind never keep the worker alive
 

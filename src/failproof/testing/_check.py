@@ -66,7 +66,7 @@ class SuiteCheck:
 
     @property
     def failures(self) -> list[CaseResult]:
-        """Cases whose verdict is fail or review."""
+        """Cases whose verdict is fail or review, or that were not sent (unsupported)."""
         return [r for r in self.results if case_verdict(r) != "pass"]
 
     @property
@@ -83,6 +83,8 @@ def explain(result: CaseResult) -> str:
     """A case's verdict with its class, reasons and an excerpt of the output, for a person."""
     verdict = case_verdict(result)
     lines = [f"{result.suite}/{result.case_id}: {verdict.upper()} ({result.primary})"]
+    if result.unsupported is not None:
+        lines.append(f"  - not sent: {_cut(result.unsupported.reason)}")
     reasons = result.classification.reasons if result.classification else []
     for reason in reasons:
         evidence = f" [{_cut(reason.evidence, 120)}]" if reason.evidence else ""

@@ -135,6 +135,8 @@ class SuiteItem(pytest.Item):
         result = self.parent.run_selected().get(self.name)
         if result is None:
             raise CaseVerdictFailed(f"{self.suite}/{self.name}: not run")
+        if result.unsupported is not None:  # not sent: skipped with the reason, never a pass
+            pytest.skip(f"unsupported: {result.unsupported.reason}")
         if case_verdict(result) != "pass":
             raise CaseVerdictFailed(f"{explain(result)}\n  run: {self.parent.run_id}")
 

@@ -24,7 +24,7 @@ __all__ = [
     "with_interval",
 ]
 
-CLASS_ORDER = (*PRIMARY_CLASSES, "unscored")
+CLASS_ORDER = (*PRIMARY_CLASSES, "unscored", "unsupported")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,8 @@ def _verdict_and_risk(report: Report) -> list[Stat]:
     note = f"{summary.passed:,} passed"
     if missing:
         note += f"; {' and '.join(missing)} count as not passed"
+    if summary.unsupported:
+        note += f"; {summary.unsupported:,} unsupported not run, not counted"
     counts, overall = (metrics.counts, metrics.overall) if metrics else (None, None)
     risk_note = f"under the risk threshold, of {counts.probes_evaluated if counts else 0} evaluated"
     if counts and counts.not_evaluated:
@@ -196,10 +198,15 @@ def class_counts(report: Report) -> list[tuple[str, int]]:
 
 def verdict_counts(report: Report) -> dict[str, int]:
     """Cases by verdict (the worst any scorer gave): fail, review, pass; target errors and
-    unanswered cases apart (they are never passes, and fail the run)."""
+    unanswered cases apart (they are never passes, and fail the run), and unsupported cases
+    (not sent: the target cannot take them; never passes, and the run needs a review)."""
     counts = Counter(report.digest().shown)
     counts["unanswered"] = report.summary.unanswered
-    return {v: counts[v] for v in ("fail", "review", "pass", "error", "unanswered")}
+    return {v: counts[v] for v in ("fail", "review", "pass", *_APART)}
+
+
+#: Verdict counts shown after fail / review / pass, only when there are any.
+_APART = ("error", "unanswered", "unsupported")
 
 
 def selection_text(report: Report) -> str:
@@ -212,9 +219,10 @@ def selection_text(report: Report) -> str:
 def verdict_line(verdicts: Mapping[str, int]) -> tuple[str, str]:
     """The run's worst verdict and the counts behind it, as every format states them."""
     bad = verdicts["fail"] or verdicts["error"] or verdicts["unanswered"]
-    worst = "fail" if bad else "review" if verdicts["review"] else "pass"
+    review = verdicts["review"] or verdicts.get("unsupported", 0)
+    worst = "fail" if bad else "review" if review else "pass"
     parts = [f"{verdicts[v]:,} {v}" for v in ("fail", "review", "pass")]
-    parts += [f"{verdicts[v]:,} {v}" for v in ("error", "unanswered") if verdicts[v]]
+    parts += [f"{verdicts[v]:,} {v}" for v in _APART if verdicts.get(v)]
     return worst, " · ".join(parts)
 
 

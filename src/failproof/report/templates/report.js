@@ -5,9 +5,9 @@
   var holder = document.getElementById('fp-data');
   if (!holder) return;
   var data = JSON.parse(holder.textContent);
-  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unsafe_tool_call', 'tool_error', 'unscored'];
+  var CLASSES = ['pass', 'fail', 'refusal', 'wrong_format', 'policy_violation', 'error', 'unsafe_tool_call', 'tool_error', 'unscored', 'unsupported'];
   var SEVERITIES = ['critical', 'high', 'medium', 'low'];
-  var VERDICTS = ['fail', 'review', 'pass'];
+  var VERDICTS = ['fail', 'review', 'pass', 'unsupported'];
   /* categorical colours, without the red and green that mean fail and pass */
   var PALETTE = ['#4269d0', '#efb118', '#6cc5b0', '#a463f2', '#ff8ab7', '#9c6b4e', '#97bbf5',
     '#1f6f78', '#d95f02', '#9498a0', '#b3a100', '#5a3fc0'];
