@@ -154,3 +154,17 @@ def test_a_run_within_the_sample_gets_the_full_geometry() -> None:
     assert section == aggregators.get("observability")(results, ctx)
     assert section is not None
     assert len(section["points"]) == len(results)
+
+
+def test_past_the_sample_no_result_is_read_twice() -> None:
+    """The assignment reads the cases kept on disk as they came, not the results again."""
+    results = geometry_fixture(50)
+    once = iter(results)  # a source that can be read only once
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    ctx.source = once
+    section = fold(accumulators.get("observability")(ctx), once)
+    assert section is not None
+    assert section["method"]["assigned"]["cases"] == sum(c["size"] for c in section["clusters"])
+    assert section["n"] == len(results) == 150
+    again = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    assert section == fold(accumulators.get("observability")(again), results)

@@ -332,3 +332,22 @@ def test_the_truncated_svd_matches_numpys_exact_singular_values() -> None:
     exact = np.linalg.svd(matrix.toarray(), compute_uv=False)[:5]
     assert np.allclose(np.linalg.norm(reduced, axis=0), exact, rtol=1e-6)
     assert np.array_equal(reduced, truncated_svd(matrix, 5, seed=0))
+
+
+@pytest.mark.parametrize(
+    ("failures", "minimum", "attached"),
+    [
+        pytest.param(0, 1, False, id="nothing-failed"),
+        pytest.param(1, 1, True, id="one-failure"),
+        pytest.param(1, 2, False, id="fewer-than-asked"),
+        pytest.param(0, 0, True, id="minimum-zero"),
+    ],
+)
+def test_a_run_needs_enough_failures_for_a_failure_geometry(
+    failures: int, minimum: int, attached: bool
+) -> None:
+    rng = random.Random(3)
+    categories = list(TOPICS) * 4
+    results = [result(i, c, passed=i >= failures, rng=rng) for i, c in enumerate(categories)]
+    out = geometry(results, min_failures_for_geometry=minimum)
+    assert (out is not None) == attached

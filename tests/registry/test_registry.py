@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import gc
+import importlib
+import sys
 from importlib.metadata import EntryPoint
 
 import pytest
+from tests.registry import lazy_home
 
+from failproof._builtins import BUILTINS
 from failproof.errors import PluginError
 from failproof.registry import PluginWarning, Registry
 from failproof.registry import _registry as registry_module
@@ -71,3 +76,66 @@ def test_a_plugin_callable_registers_its_components(monkeypatch: pytest.MonkeyPa
     assert calls == ["registered"]
     assert "fake_echo" in targets.names()
     targets.unregister("fake_echo")
+
+
+def every_registry() -> dict[str, Registry[object]]:
+    """Each registry of failproof by kind, with every built-in module imported."""
+    for module in sorted({m for names in BUILTINS.values() for m in names.values()}):
+        importlib.import_module(module)
+    found = [obj for obj in gc.get_objects() if isinstance(obj, Registry)]
+    return {r.kind: r for r in found if r.kind in BUILTINS}
+
+
+def test_the_table_of_built_ins_is_what_their_modules_register() -> None:
+    registries = every_registry()
+    assert set(registries) == set(BUILTINS)
+    for kind, registry in registries.items():
+        registered = {
+            name: origin
+            for name, origin in registry._origins.items()
+            if origin.startswith("failproof.") and origin != "failproof.testing._check"
+        }
+        assert registered == BUILTINS[kind], kind
+
+
+LAZY = "tests.registry.lazy_thing"
+
+
+@pytest.fixture
+def things(monkeypatch: pytest.MonkeyPatch) -> Registry[object]:
+    """A registry whose one built-in, ``lazy``, lives in a module not imported yet."""
+    monkeypatch.setitem(BUILTINS, "lazy thing", {"lazy": LAZY})
+    monkeypatch.delitem(sys.modules, LAZY, raising=False)
+    things: Registry[object] = Registry("lazy thing")
+    monkeypatch.setattr(lazy_home, "THINGS", things)
+    return things
+
+
+def test_a_built_in_is_listed_without_being_imported(things: Registry[object]) -> None:
+    assert things.names() == ["lazy"]
+    assert "lazy" in things
+    assert LAZY not in sys.modules
+
+
+def test_a_built_in_is_imported_on_first_look_up(things: Registry[object]) -> None:
+    assert things.get("lazy") == "the lazy thing"
+    assert LAZY in sys.modules
+    assert [entry.name for entry in things] == ["lazy"]
+
+
+def test_iterating_imports_every_built_in(things: Registry[object]) -> None:
+    assert [entry.obj for entry in things] == ["the lazy thing"]
+
+
+def test_a_plugin_that_takes_a_built_in_name_keeps_it(things: Registry[object]) -> None:
+    things.register("lazy")("the plugin's thing")
+    assert things.get("lazy") == "the plugin's thing"
+    importlib.import_module(LAZY)  # the built-in module loads later, for another reason
+    assert things.get("lazy") == "the plugin's thing"
+
+
+def test_an_unregistered_built_in_stays_away(things: Registry[object]) -> None:
+    things.unregister("lazy")
+    with pytest.raises(PluginError, match="unknown lazy thing 'lazy'"):
+        things.get("lazy")
+    assert things.names() == []

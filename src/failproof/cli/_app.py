@@ -80,9 +80,12 @@ VerboseOpt = Annotated[
 def settings_from(config: Path | None, **flags: object) -> Settings:
     """Settings with the command's flags on top (flags left at None fall through)."""
     from failproof.config import load_settings
+    from failproof.signals._folder import use_cache_folder
 
     nested: dict[str, dict[str, object]] = {}
     for key, value in flags.items():
         section, _, name = key.partition("__")
         nested.setdefault(section, {})[name] = value
-    return load_settings(nested, config_file=config)
+    settings = load_settings(nested, config_file=config)
+    use_cache_folder(settings.cache_folder)
+    return settings

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import webbrowser
 from typing import Annotated
 
 import typer
@@ -47,6 +46,8 @@ def view(
         highlight=False,
     )
     if open_browser:
+        import webbrowser  # only when a browser is to be opened
+
         webbrowser.open(server.url)
     with server:
         try:

@@ -170,6 +170,12 @@ class ProbeSettings(_Section):
     min_cases_for_geometry: int = Field(
         default=5, ge=2, description="Attach the observability geometry from this many cases."
     )
+    min_failures_for_geometry: int = Field(
+        default=1,
+        ge=0,
+        description="Attach the geometry only when this many cases failed (0: whatever the "
+        "outcomes).",
+    )
     seed: int = Field(default=0, description="Seed for KMeans and SVD (determinism).")
     geometry_max_features: int = Field(
         default=5000, ge=10, description="TF-IDF vocabulary size (1-2 grams) of the geometry."
@@ -178,7 +184,9 @@ class ProbeSettings(_Section):
         default=64, ge=2, description="Dimensions of the SVD embedding that KMeans clusters."
     )
     geometry_vocab_sample: int = Field(
-        default=10_000, ge=100, description="Cases the TF-IDF vocabulary is fitted on (a sample)."
+        default=2_000,
+        ge=100,
+        description="Cases the geometry is fitted on (a seeded sample); the rest are assigned.",
     )
     geometry_clusters: int | None = Field(
         default=None, ge=1, description="Fixed number of clusters (default: chosen by silhouette)."

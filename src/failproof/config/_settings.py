@@ -11,6 +11,7 @@ secret and left out of every dump.
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -54,6 +55,11 @@ class Settings(BaseSettings):
     home: Path = Field(
         default=Path(".failproof"), description="Folder of the results store (failproof.db)."
     )
+    cache_dir: Path | None = Field(
+        default=None,
+        description="Folder of what only saves time (the checked signal library). Unset: "
+        "`cache` under `home` when `home` is set, else the user's cache folder.",
+    )
     run: RunSettings = Field(default_factory=RunSettings)
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     probe: ProbeSettings = Field(default_factory=ProbeSettings)
@@ -76,6 +82,27 @@ class Settings(BaseSettings):
     @property
     def db_path(self) -> Path:
         return self.home / "failproof.db"
+
+    @property
+    def cache_folder(self) -> Path:
+        """``cache_dir``; unset, ``home/cache`` when ``home`` was given, else the platform's
+        user cache folder (``$XDG_CACHE_HOME/failproof``, ``~/Library/Caches/failproof``, ...)."""
+        if self.cache_dir is not None:
+            return self.cache_dir
+        if "home" in self.model_fields_set:
+            return self.home / "cache"
+        return user_cache_folder()
+
+
+def user_cache_folder() -> Path:
+    """failproof's folder in the user's cache folder, by the platform's convention."""
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(local) / "failproof" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "failproof"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "failproof"
 
 
 def find_config_file(cwd: Path) -> Path | None:

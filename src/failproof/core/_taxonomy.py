@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Annotated
 
@@ -77,6 +77,7 @@ def _normal_code(framework: TaxonomyFramework, code: str) -> str:
     return listed.get(code.lower(), code)
 
 
+@lru_cache(maxsize=1024)
 def check_taxonomy_id(value: str) -> str:
     """``value`` as a valid taxonomy id (a listed code in its catalogue spelling), or
     `ValueError` saying what is wrong and what would be right."""

@@ -31,6 +31,7 @@ __all__ = [
     "RedactingStream",
     "add_secret",
     "forget_secrets",
+    "knows_secrets",
     "redact",
     "redact_data",
     "redacting_std_streams",
@@ -150,6 +151,11 @@ def forget_secrets() -> None:
     with _lock:
         _secrets.clear()
         _patterns.clear()
+
+
+def knows_secrets() -> bool:
+    """Whether any secret is known, i.e. whether `redact` can change a text."""
+    return bool(_patterns)
 
 
 def redact(text: str) -> str:

@@ -24,7 +24,6 @@ from failproof.core import Case, Message
 from failproof.errors import ConfigError
 from failproof.judge._replay import is_replay, load_replay
 from failproof.judge._rubric import Rubric
-from failproof.judge._target import constrained, judge_target, schema_format
 from failproof.judge._verdicts import Verdict, parse_verdict
 from failproof.runner import AdaptiveGate, Caller, RateLimiter, RetryPolicy
 from failproof.store import Store
@@ -86,6 +85,8 @@ class Judge:
 
     def __init__(self, settings: JudgeSettings, cache: Store | None) -> None:
         self.settings = settings
+        from failproof.judge._target import constrained, judge_target  # with a judge only
+
         self.replay = load_replay(settings.spec or "") if is_replay(settings.spec) else None
         self.cache = cache if self.replay is None else None
         self.target = judge_target(settings) if self.replay is None else None
@@ -120,6 +121,8 @@ class Judge:
         if not self.constrained:
             return self.target
         if rubric.tag not in self._targets:
+            from failproof.judge._target import judge_target, schema_format
+
             schema = schema_format(rubric.name, model.model_json_schema())
             self._targets[rubric.tag] = judge_target(self.settings, schema)
         return self._targets[rubric.tag]

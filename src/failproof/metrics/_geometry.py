@@ -36,6 +36,7 @@ __all__ = [
     "normalise",
     "observability",
     "points_of",
+    "says_something",
 ]
 
 
@@ -44,9 +45,18 @@ def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[
     """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
     settings = ctx.scoring.probe
     cases = geometry_cases(results)
-    if len(cases) < settings.min_cases_for_geometry:
+    if not says_something(len(cases), sum(not c.passed for c in cases), settings):
         return None
     return failure_geometry(cases, settings)
+
+
+def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
+    """Whether a geometry of ``cases`` evaluated cases, ``failures`` of them failed, can say
+    anything: at least ``min_cases_for_geometry`` cases and ``min_failures_for_geometry``
+    failures (a run that does not fail has no failure geometry to show)."""
+    return (
+        cases >= settings.min_cases_for_geometry and failures >= settings.min_failures_for_geometry
+    )
 
 
 @dataclass(frozen=True)

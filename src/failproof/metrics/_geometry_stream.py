@@ -1,22 +1,25 @@
 """The failure geometry of a run too large to embed at once: fit on a sample, assign every case.
 
-A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases of the first
-pass, uniformly, whatever the run's size. When the run has no more cases than that, the sample
-is the whole run and the section is `failure_geometry` of it (equal to the list aggregator).
-Otherwise TF-IDF, the truncated SVD and KMeans are fitted on the sample, and a second pass over
-the results transforms every case in chunks and assigns it to its nearest centroid: cluster
-sizes, categories, failure rates, mean risks, top terms and the mutual information with the
-labels are over every case; the scatter shows the sampled cases only (bounded points).
+A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases, uniformly,
+whatever the run's size. When the run has no more cases than that, the sample is the whole run
+and the section is `failure_geometry` of it (equal to the list aggregator). Otherwise every
+case's labels and document also go to a temporary file as they arrive (no second read of the
+results), TF-IDF, the truncated SVD and KMeans are fitted on the sample, and every case of the
+file is transformed in chunks and assigned to its nearest centroid: cluster sizes, categories,
+failure rates, mean risks, top terms and the mutual information with the labels are over every
+case; the scatter shows the sampled cases only (bounded points).
 """
 
 from __future__ import annotations
 
+import json
 import random
+import tempfile
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,6 +34,7 @@ from failproof.metrics._geometry import (
     nearest,
     normalise,
     points_of,
+    says_something,
 )
 from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
@@ -52,30 +56,83 @@ class GeometryAccumulator:
         self.size = self.settings.geometry_vocab_sample
         self.rng = random.Random(self.settings.seed)
         self.sample: list[tuple[int, GeometryCase]] = []
+        self.spill: _Spill | None = None
         self.n = 0
+        self.failures = 0
 
     def add(self, result: CaseResult) -> None:
         case = geometry_case(result)
         if case is None:
             return
         chars = self.settings.geometry_text_chars
+        if self.n == self.size:  # past the sample's size: every case is kept on disk
+            self.spill = _Spill(chars)
+            for _, kept in self.sample:
+                self.spill.add(kept)
+        if self.spill is not None:
+            self.spill.add(case)
         # a case is slimmed only when it is kept: past the sample's size most are not
         if self.n < self.size:
             self.sample.append((self.n, _slim(case, chars)))
         elif (slot := self.rng.randrange(self.n + 1)) < self.size:
             self.sample[slot] = (self.n, _slim(case, chars))
         self.n += 1
+        self.failures += not case.passed
 
     def finish(self) -> dict[str, Any] | None:
-        if self.n < self.settings.min_cases_for_geometry:
+        if not says_something(self.n, self.failures, self.settings):
             return None
         cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
-        if self.n <= self.size or self.ctx.source is None:
+        if self.spill is None:
             return failure_geometry(cases, self.settings)
         from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-        with threadpool_limits(limits=self.settings.geometry_threads):
-            return _two_pass(cases, self.n, _evaluated(self.ctx.source), self.settings)
+        with self.spill, threadpool_limits(limits=self.settings.geometry_threads):
+            return _two_pass(cases, self.n, self.spill.cases(), self.settings)
+
+
+class _Spilled(NamedTuple):
+    """A case as the assignment reads it back: its labels and its document."""
+
+    suite: str
+    case_id: str
+    sample: int
+    category: str
+    severity: str
+    passed: bool
+    risk: float
+    weighted: float
+    text: str
+
+    @property
+    def outcome(self) -> str:
+        return "pass" if self.passed else "fail"
+
+    def document(self, text_chars: int) -> str:  # noqa: ARG002 (cut when it was written)
+        return self.text
+
+
+class _Spill:
+    """Every case's labels and document, one JSON line each, in a temporary file."""
+
+    def __init__(self, chars: int) -> None:
+        self.chars = chars
+        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+
+    def __enter__(self) -> _Spill:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+    def add(self, case: GeometryCase) -> None:
+        row = [*case[:8], case.document(self.chars)]
+        self.file.write(json.dumps(row) + "\n")
+
+    def cases(self) -> Iterator[_Spilled]:
+        self.file.seek(0)
+        for line in self.file:
+            yield _Spilled(*json.loads(line))
 
 
 def _slim(case: GeometryCase, chars: int) -> GeometryCase:
@@ -90,13 +147,6 @@ def _slim(case: GeometryCase, chars: int) -> GeometryCase:
         }
     )
     return case._replace(score=slim)
-
-
-def _evaluated(results: Iterable[CaseResult]) -> Iterator[GeometryCase]:
-    for result in results:
-        case = geometry_case(result)
-        if case is not None:
-            yield case
 
 
 class _Model:
@@ -134,7 +184,7 @@ class _Model:
             out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
         return out
 
-    def assign(self, cases: Sequence[GeometryCase]) -> tuple[Any, NDArray[np.int_]]:
+    def assign(self, cases: Sequence[_Spilled]) -> tuple[Any, NDArray[np.int_]]:
         tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
         return tfidf, nearest(normalise(self.embed(tfidf)), self.centers)
 
@@ -156,7 +206,7 @@ class _Clusters:
         self.codes: dict[str, dict[str, int]] = {"category": {}, "severity": {}, "pass_fail": {}}
         self.targets = {name: array("H") for name in self.codes}
 
-    def add(self, cases: Sequence[GeometryCase], tfidf: Any, labels: NDArray[np.int_]) -> None:
+    def add(self, cases: Sequence[_Spilled], tfidf: Any, labels: NDArray[np.int_]) -> None:
         from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
         k = len(self.sizes)
@@ -180,7 +230,7 @@ class _Clusters:
 
 
 def _two_pass(
-    sample: Sequence[GeometryCase], n: int, cases: Iterator[GeometryCase], settings: ProbeSettings
+    sample: Sequence[GeometryCase], n: int, cases: Iterator[_Spilled], settings: ProbeSettings
 ) -> dict[str, Any]:
     model = _Model(sample, settings)
     terms = model.vectorizer.terms

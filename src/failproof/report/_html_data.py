@@ -139,6 +139,25 @@ def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:
     return out or None
 
 
+#: Case-score fields `_scalars` never keeps (lists and texts), left out of the dump.
+_NOT_SCALAR = {
+    "matched_safe_patterns",
+    "matched_unsafe_patterns",
+    "detected_failure_modes",
+    "evidenced_failure_modes",
+    "signals",
+    "task",
+    "probe_input",
+    "explanation",
+}
+
+
+def _score_scalars(score: CaseScore) -> dict[str, Any]:
+    """``score`` dumped as JSON without what `_scalars` drops (a judgement present is a dict)."""
+    judged = {name for name in ("refusal", "harm") if getattr(score, name) is not None}
+    return score.model_dump(mode="json", exclude=_NOT_SCALAR | judged)
+
+
 def _signals(score: CaseScore | None, length: int) -> list[list[Any]]:
     """Matched signals as ``[kind, label, start, end]`` inside the first ``length`` characters."""
     hits = score.signals if score is not None else []
@@ -181,11 +200,13 @@ class _Encoder:
 
     def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
         score = result.case_score
-        cs = score.model_dump(mode="json") if score is not None else {}
+        cs = _score_scalars(score) if score is not None else {}
         reasons = result.classification.reasons if result.classification else []
         if result.unsupported is not None:  # not sent: the reason is its only finding
             reasons = [Reason(rule="unsupported", detail=result.unsupported.reason)]
-        refusal = score.refusal.model_dump(mode="json") if score and score.refusal else None
+        refusal = (
+            score.refusal.model_dump(mode="json") if score is not None and score.refusal else None
+        )
         values: dict[str, Any] = {
             "id": result.case_id,
             "sample": result.sample,
@@ -194,8 +215,8 @@ class _Encoder:
             "severity": result.severity,
             "cls": result.primary,
             "verdict": case_verdict(result),
-            "risk": _round(score.risk_score if score else None, 4),
-            "wrisk": _round(score.weighted_risk if score else None, 4),
+            "risk": _round(score.risk_score if score is not None else None, 4),
+            "wrisk": _round(score.weighted_risk if score is not None else None, 4),
             "latency": _round(result.latency_ms, 1),
             "output": self.text(result.output),
             "outlen": len(result.output),
@@ -209,13 +230,13 @@ class _Encoder:
                 for u in result.tool_uses
             ],
             "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
-            "unsafe": self.texts(score.matched_unsafe_patterns if score else None),
-            "safe_hits": self.texts(score.matched_safe_patterns if score else None),
+            "unsafe": self.texts(score.matched_unsafe_patterns if score is not None else None),
+            "safe_hits": self.texts(score.matched_safe_patterns if score is not None else None),
             "modes": self.texts(result.failure_modes),
-            "detected": self.texts(score.detected_failure_modes if score else None),
-            "evidenced": self.texts(score.evidenced_failure_modes if score else None),
+            "detected": self.texts(score.detected_failure_modes if score is not None else None),
+            "evidenced": self.texts(score.evidenced_failure_modes if score is not None else None),
             "score": _kv(_scalars(cs), self.strings),
-            "explain": self.text(score.explanation if score else None),
+            "explain": self.text(score.explanation if score is not None else None),
             "refusal": _kv(refusal, self.strings),
             "signals": _signals(score, min(len(result.output), OUTPUT_LIMIT)),
             "safe": _safe(result),

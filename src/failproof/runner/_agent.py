@@ -13,9 +13,6 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-from jsonschema.exceptions import SchemaError
-from referencing.exceptions import Unresolvable
-
 from failproof.core import Case, Message, Repairs, Response, ToolCall, ToolSpec, ToolUse
 from failproof.guard import offline_validator
 
@@ -85,6 +82,9 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
 
 def schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
     """Why ``arguments`` do not fit ``schema`` (its first error), or None."""
+    from jsonschema.exceptions import SchemaError  # a run without tools never loads jsonschema
+    from referencing.exceptions import Unresolvable
+
     try:
         error = next(iter(offline_validator(schema).iter_errors(arguments)), None)
     except SchemaError as exc:

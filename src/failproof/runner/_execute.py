@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from failproof.core import Case, CaseResult
 from failproof.runner._calls import Caller
@@ -19,7 +19,7 @@ __all__ = ["execute_cases"]
 
 
 async def execute_cases(
-    cases: Sequence[Case],
+    cases: Iterable[Case],
     target: Target,
     *,
     run_id: str,

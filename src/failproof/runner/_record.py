@@ -11,7 +11,13 @@ from failproof.core import Run, Suite
 from failproof.errors import ConfigError
 from failproof.scoring import installed_versions
 
-__all__ = ["SafeSource", "check_pattern_files", "recorded_scoring", "resolve_scoring"]
+__all__ = [
+    "SafeSource",
+    "check_pattern_files",
+    "recorded_scoring",
+    "resolve_scoring",
+    "scoring_record",
+]
 
 #: The SAFE config of a run: a value, or how to read it (called only when a case needs it).
 SafeSource = SafeConfig | Callable[[], SafeConfig] | None
@@ -26,11 +32,20 @@ def resolve_scoring(
     a run scores with the SAFE defaults).
     """
     has_safe = any(case.expectations is not None for s in suites for case in s.cases)
+    weights = {s.name: s.weight for s in suites}
+    return scoring_record(settings, weights, has_safe=has_safe, safe=safe)
+
+
+def scoring_record(
+    settings: Settings, weights: dict[str, float], *, has_safe: bool, safe: SafeSource = None
+) -> ScoringConfig:
+    """`resolve_scoring` from the suites' weights and whether a case carries SAFE expectations
+    (for suites whose cases are read as they run)."""
     return ScoringConfig.from_settings(
         settings,
         safe=_safe_config(safe) if has_safe else None,
         pattern_files=pattern_refs(settings.probe.patterns),
-        suite_weights={s.name: s.weight for s in suites},
+        suite_weights=weights,
         versions=installed_versions(),
     )
 

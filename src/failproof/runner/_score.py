@@ -8,18 +8,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Case, Run, utc_now
+from failproof.core import Case, CaseResult, Run, utc_now
+from failproof.guard._secrets import knows_secrets
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
-from failproof.runner._record import SafeSource, resolve_scoring
+from failproof.runner._record import SafeSource, scoring_record
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
-from failproof.store import Store
+from failproof.store import Store, StoredResults
 from failproof.suites import Selection, load_suites, select_cases
+from failproof.suites._stream import SuiteSource, stream_suites
 from failproof.targets import RecordedResponses, ReplayTarget, load_responses
+from failproof.targets._replay import Recorded
+from failproof.targets._replay_index import index_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
 
@@ -49,13 +53,40 @@ def score_responses(
     in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
     with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
     ``selection`` scores part of the suites. ``executor`` scores elsewhere (`failproof.scale`).
+    Without either, JSONL suites and the responses are read as the cases run (`stream_suites`,
+    `index_responses`): memory does not grow with their size.
     """
-    every = load_suites(suites)
     selection = selection or Selection()
-    loaded = select_cases(every, selection)
+    if executor is None and selection.empty:
+        sources = stream_suites(suites)
+        with index_responses(responses) as index:
+            outcome = _score(responses, suites, sources, index, settings, store, safe_config, None)
+            outcome.unmatched = index.unmatched()
+        return outcome
+    every = load_suites(suites)
+    loaded = [SuiteSource.of(s) for s in select_cases(every, selection)]
     recorded = load_responses(responses)
-    cases = [case for suite in loaded for case in suite.cases]
-    scoring = resolve_scoring(settings, loaded, safe=safe_config)
+    outcome = _score(
+        responses, suites, loaded, recorded, settings, store, safe_config, executor, selection
+    )
+    outcome.unmatched = recorded.unmatched([c for suite in every for c in suite.cases])
+    return outcome
+
+
+def _score(
+    responses: str | Path,
+    suites: Sequence[str | Path],
+    loaded: list[SuiteSource],
+    recorded: Recorded,
+    settings: Settings,
+    store: Store | None,
+    safe_config: SafeSource,
+    executor: WorkExecutor | None,
+    selection: Selection | None = None,
+) -> ScoreOutcome:
+    weights = {s.name: s.weight for s in loaded}
+    has_safe = any(s.has_expectations for s in loaded)
+    scoring = scoring_record(settings, weights, has_safe=has_safe, safe=safe_config)
     scorer_list = build_scorers(scoring)
     run = Run(
         id=new_run_id(),
@@ -64,17 +95,20 @@ def score_responses(
         config={
             "suite_sources": [str(s) for s in suites],
             "scorers": [s.spec() for s in scorer_list],
-            "selection": None if selection.empty else selection.to_config(),
-            "planned": len(cases),
+            "selection": None if selection is None or selection.empty else selection.to_config(),
+            "planned": sum(s.count for s in loaded),
             RECORD_KEY: scoring.to_json(),
         },
     )
+    cases = (case for suite in loaded for case in suite.cases())
+    held = HeldResults(HELD_RESULTS)
     own_store = store is None
     db = store or Store(settings.db_path)
     try:
         db.create_run(run)
         if executor is not None:
-            plan = _replay_plan(run, cases, recorded, scoring, scorer_list, settings)
+            assert isinstance(recorded, RecordedResponses)
+            plan = _replay_plan(run, list(cases), recorded, scoring, scorer_list, settings)
             executor.execute(plan, db, ())
         else:
             asyncio.run(
@@ -86,18 +120,49 @@ def score_responses(
                     scorers=scorer_list,
                     concurrency=1,
                     timeout_s=settings.run.timeout_s,
+                    on_result=held.add,
                 )
             )
         finished = utc_now()
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
-        report = build_report(run, db.stream(run.id), settings)
+        source = db.stream(run.id)
+        report = build_report(run, db.stream(run.id, held=held.as_stored(source)), settings)
     finally:
         close_scorers(scorer_list)
         if own_store:
             db.close()
-    every_case = [case for suite in every for case in suite.cases]
-    return ScoreOutcome(run=run, report=report, unmatched=recorded.unmatched(every_case))
+    return ScoreOutcome(run=run, report=report)
+
+
+#: Results a score keeps in memory for its report (about 16 KB each); past that it reads the store.
+HELD_RESULTS = 5_000
+
+
+class HeldResults:
+    """The results of a run as they are stored, kept while there are at most ``limit``: the
+    report then reads them instead of reading the store back (the same results)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.results: list[CaseResult] | None = []
+
+    def add(self, result: CaseResult) -> None:
+        if self.results is None:
+            return
+        if len(self.results) >= self.limit:
+            self.results = None  # too many: the report reads the store
+        else:
+            self.results.append(result)
+
+    def as_stored(self, source: StoredResults) -> list[CaseResult] | None:
+        """The results in the store's order, or None unless they are exactly what it holds: every
+        one of them, and no secret known (the store keeps them redacted)."""
+        if self.results is None or knows_secrets() or len(self.results) != len(source):
+            return None
+        ordered = sorted(self.results, key=lambda r: r.key)
+        keys = [r.key for r in ordered]
+        return ordered if len(set(keys)) == len(keys) else None
 
 
 def _replay_plan(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from failproof.config import RunSettings, ScoringConfig
 from failproof.core import CaseResult, Response, Run
@@ -23,7 +23,10 @@ from failproof.runner._scoring import InlineScoring
 from failproof.runner._setup import drive, make_engine
 from failproof.scoring import build_scorers
 from failproof.store import ResultRow, Store, load_result
-from failproof.targets import RecordedResponses, ReplayTarget, Target, create_target
+from failproof.targets import Target, create_target
+
+if TYPE_CHECKING:
+    from failproof.targets import RecordedResponses
 
 __all__ = ["Executed", "ShardOutcome", "WorkExecutor", "WorkPlan", "run_shard"]
 
@@ -116,6 +119,8 @@ def run_shard(plan: WorkPlan) -> ShardOutcome:
 
 def _target(plan: WorkPlan) -> Target:
     if plan.recorded is not None:
+        from failproof.targets import ReplayTarget  # a recorded run only
+
         return ReplayTarget(plan.recorded)
     return create_target(plan.target, dict(plan.target_options))
 

@@ -12,14 +12,14 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
-from typing import Any
-
-from jsonschema import SchemaError, ValidationError
-from jsonschema.exceptions import best_match
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from failproof.errors import InputError
 from failproof.guard import DuplicateKeyError, linear_validator, loads_json, unique_object
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+    from jsonschema.protocols import Validator
 
 __all__ = ["JsonCheck", "parse_strict_json", "schema_problem", "shorten"]
 
@@ -112,6 +112,9 @@ def schema_problem(value: Any, schema: dict[str, Any], *, case_id: str) -> str |
 
     A schema that is itself invalid is an `InputError`: the suite is wrong, not the output.
     """
+    from jsonschema import SchemaError  # only cases with a schema load jsonschema
+    from jsonschema.exceptions import best_match
+
     try:
         validator = _validator(json.dumps(schema, sort_keys=True))
     except SchemaError as exc:

@@ -16,6 +16,7 @@ from failproof.scoring._probe_risk import Risk, RiskInputs, compute_risk, severi
 from failproof.scoring._refusal import harm_verdict, refusal_verdict
 from failproof.scoring._result import ScoreResult
 from failproof.signals import SignalHit, SignalMatcher, SignalScan, matcher_for, scan_response
+from failproof.signals._cache import library_for
 
 __all__ = [
     "REFUSAL_PREFIX",
@@ -49,7 +50,7 @@ class ProbeScorer(Scorer):
         probe = self.config.probe
         keys = {"severity_weights", "pass_gate", "gate_on", "unsafe_scale", "boundary_scale"}
         keys |= {"boundary_damping", "missing_refusal_risk", "opening_chars", "patterns"}
-        library = self._matcher.library
+        library = library_for(self.config)  # the record needs no RE2 program
         return probe.model_dump(mode="json", include=keys) | {
             "library": {"patterns": len(library), "digest": library.digest},
         }

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from failproof.signals._library import load_library
+from failproof.signals._library import SignalLibrary, load_library
 from failproof.signals._matcher import DEFAULT_OPENING_CHARS, SignalMatcher
 from failproof.signals._types import SignalScan
 
-__all__ = ["default_matcher", "matcher_for", "scan_response"]
+__all__ = ["default_matcher", "library_for", "matcher_for", "scan_response"]
 
 T = TypeVar("T")
 
@@ -64,6 +64,12 @@ def matcher_for(settings: _HasProbe) -> SignalMatcher:
     return _cached(stamps, settings.probe.opening_chars)
 
 
+def library_for(settings: _HasProbe) -> SignalLibrary:
+    """The patterns `matcher_for` would compile, checked but not compiled (a run's record needs
+    them; the RE2 programs are built where answers are scanned, in the scoring workers)."""
+    return _library(tuple(_stamp(Path(p)) for p in settings.probe.patterns))
+
+
 def scan_response(evidence: _Memo, matcher: SignalMatcher) -> SignalScan:
     """The scan of ``evidence.response.output``, computed once and shared by every scorer."""
     return evidence.memo(SIGNALS_KEY, lambda: matcher.scan(evidence.response.output))
@@ -78,6 +84,10 @@ def _stamp(path: Path) -> _FileStamp:
 
 
 @functools.lru_cache(maxsize=16)
+def _library(stamps: tuple[_FileStamp, ...]) -> SignalLibrary:
+    return load_library([stamp[0] for stamp in stamps])
+
+
+@functools.lru_cache(maxsize=16)
 def _cached(stamps: tuple[_FileStamp, ...], opening_chars: int) -> SignalMatcher:
-    library = load_library([stamp[0] for stamp in stamps])
-    return SignalMatcher(library, opening_chars=opening_chars)
+    return SignalMatcher(_library(stamps), opening_chars=opening_chars)

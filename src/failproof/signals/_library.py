@@ -13,7 +13,8 @@ import re2
 from pydantic import ValidationError
 
 from failproof.errors import PatternError
-from failproof.guard import UnreadableInput, read_yaml
+from failproof.guard import YAML_LIMITS, UnreadableInput, load_yaml, read_limited
+from failproof.signals._disk import remembered
 from failproof.signals._schema import Pattern, PatternFile
 
 __all__ = [
@@ -63,7 +64,7 @@ class SignalLibrary:
                 return pattern
         raise KeyError(pattern_id)
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         """A short hash of every pattern's content: two libraries with one digest scan alike."""
         canon = json.dumps(
@@ -100,8 +101,13 @@ def _read_shipped(path: Path) -> tuple[Pattern, ...]:
 
 
 def read_pattern_file(path: Path) -> tuple[Pattern, ...]:
-    """Parse, validate and compile-check one pattern file."""
-    parsed = _parse(path, _read_yaml(path))
+    """Parse, validate and compile-check one pattern file (or load it checked, see `_disk`)."""
+    raw = _read_raw(path)
+    return remembered(raw, lambda: _checked(raw, path))
+
+
+def _checked(raw: bytes, path: Path) -> tuple[Pattern, ...]:
+    parsed = _parse(path, _load_yaml(raw, path))
     seen: set[str] = set()
     for pattern in parsed.patterns:
         if pattern.id in seen:
@@ -111,16 +117,27 @@ def read_pattern_file(path: Path) -> tuple[Pattern, ...]:
     return parsed.patterns
 
 
-def _read_yaml(path: Path) -> object:
+def _read_raw(path: Path) -> bytes:
     try:
-        return read_yaml(path)
+        return read_limited(path, YAML_LIMITS.max_bytes)
     except FileNotFoundError:
         raise PatternError(f"{path}: pattern file not found") from None
     except OSError as exc:
         raise PatternError(f"{path}: cannot read pattern file: {exc}") from None
     except UnreadableInput as exc:
-        where = f"{path}:{exc.line}" if exc.line else str(path)
-        raise PatternError(f"{where}: not valid YAML: {exc.message}", hint=exc.hint) from None
+        raise _not_yaml(path, exc) from None
+
+
+def _load_yaml(raw: bytes, path: Path) -> object:
+    try:
+        return load_yaml(raw, source=str(path))
+    except UnreadableInput as exc:
+        raise _not_yaml(path, exc) from None
+
+
+def _not_yaml(path: Path, exc: UnreadableInput) -> PatternError:
+    where = f"{path}:{exc.line}" if exc.line else str(path)
+    return PatternError(f"{where}: not valid YAML: {exc.message}", hint=exc.hint)
 
 
 def _parse(path: Path, data: object) -> PatternFile:

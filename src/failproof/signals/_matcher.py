@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import re2
@@ -23,23 +22,36 @@ _START_SLACK = 1024
 _SpanFinder = Callable[[bytes, int], "tuple[int, int] | None"]
 
 
-@dataclass(frozen=True, slots=True)
 class _Entry:
-    """One compiled pattern, with the fields of its `SignalHit` laid out once."""
+    """One pattern, with the fields of its `SignalHit` laid out once; its own RE2 program is
+    compiled the first time the set reports it (most patterns never match a given run)."""
 
-    span: _SpanFinder
-    start_only: bool
-    head: tuple[str, str, SignalKind, float, tuple[str, ...]]
-    tail: tuple[SignalPosition, str | None, str | None]
+    __slots__ = ("_finder", "head", "options", "regex", "start_only", "tail")
 
-    @classmethod
-    def of(cls, pattern: Pattern, options: re2.Options) -> _Entry:
-        return cls(
-            span=_span_finder(re2.compile(pattern.regex, options)),
-            start_only=pattern.position == "start",
-            head=(pattern.id, pattern.label, pattern.kind, pattern.weight, pattern.failure_modes),
-            tail=(pattern.position, pattern.register_, pattern.lang),
+    def __init__(self, pattern: Pattern, options: re2.Options) -> None:
+        self.regex = pattern.regex
+        self.options = options
+        self._finder: _SpanFinder | None = None
+        self.start_only = pattern.position == "start"
+        self.head: tuple[str, str, SignalKind, float, tuple[str, ...]] = (
+            pattern.id,
+            pattern.label,
+            pattern.kind,
+            pattern.weight,
+            pattern.failure_modes,
         )
+        self.tail: tuple[SignalPosition, str | None, str | None] = (
+            pattern.position,
+            pattern.register_,
+            pattern.lang,
+        )
+
+    def span(self, data: bytes, endpos: int) -> tuple[int, int] | None:
+        """The leftmost match in ``data[:endpos]`` (UTF-8 bytes), or None."""
+        finder = self._finder
+        if finder is None:
+            finder = self._finder = _span_finder(re2.compile(self.regex, self.options))
+        return finder(data, endpos)
 
 
 def _span_finder(regexp: Any) -> _SpanFinder:
@@ -90,7 +102,7 @@ class SignalMatcher:
         self._entries: list[_Entry] = []
         for pattern in library:
             self._set.Add(pattern.regex)
-            self._entries.append(_Entry.of(pattern, options))
+            self._entries.append(_Entry(pattern, options))
         if self._entries:
             self._compile_set()
 

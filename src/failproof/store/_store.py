@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -253,9 +253,12 @@ class Store(McpRecords, KeptAnswers):
             if entries:
                 self._db.executemany(_INSERT_CACHE, entries)
 
-    def stream(self, run_id: str, *, chunk: int = 1000) -> StoredResults:
-        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports)."""
-        return StoredResults(self.path, run_id, chunk=chunk)
+    def stream(
+        self, run_id: str, *, chunk: int = 1000, held: Sequence[CaseResult] | None = None
+    ) -> StoredResults:
+        """The run's results as a re-iterable source read ``chunk`` rows at a time (reports);
+        ``held``: the same results already in memory, in order, read instead of the store."""
+        return StoredResults(self.path, run_id, chunk=chunk, held=held)
 
     def result_rows(self, run_id: str) -> list[ResultRow]:
         """The run's results as stored (JSON not parsed), in (suite, case_id, sample) order."""

@@ -26,18 +26,27 @@ _ORDER = " ORDER BY suite, case_id, sample LIMIT ?"
 
 class StoredResults(Sequence[CaseResult]):
     """The results of run ``run_id`` in ``path``, in (suite, case_id, sample) order: a sequence
-    that reads the store on demand and holds none of them.
+    that reads the store on demand and holds none of them (unless given them as ``held``: the
+    results a process just stored, in that order, which every pass then reads instead).
 
     ``len()`` counts rows (one query, then remembered: the run is finished); every ``iter()`` is a
     fresh pass. `rank` and `at` (``source[i]``) find a case's position and a case by position,
     for the few cases a report links to by name; reading many by position is slow, iterate.
     """
 
-    def __init__(self, path: str | Path, run_id: str, *, chunk: int = 1000) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        run_id: str,
+        *,
+        chunk: int = 1000,
+        held: Sequence[CaseResult] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.run_id = run_id
         self.chunk = max(1, chunk)
-        self._count: int | None = None
+        self.held = held
+        self._count: int | None = None if held is None else len(held)
 
     def _connect(self) -> sqlite3.Connection:
         if not self.path.is_file():
@@ -80,7 +89,12 @@ class StoredResults(Sequence[CaseResult]):
         return self.at(index)
 
     def chunks(self) -> Iterator[list[CaseResult]]:
-        """The results, ``chunk`` at a time."""
+        """The results, ``chunk`` at a time (from ``held`` when the run's results are in memory:
+        the same results, in the same order, without reading them again)."""
+        if self.held is not None:
+            for start in range(0, len(self.held), self.chunk):
+                yield list(self.held[start : start + self.chunk])
+            return
         with closing(self._connect()) as db:
             rows = db.execute(_COLUMNS + _ORDER, (self.run_id, self.chunk)).fetchall()
             while rows:

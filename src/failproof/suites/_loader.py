@@ -14,8 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from failproof.core import Case, Suite
@@ -32,7 +30,7 @@ from failproof.guard import (
     regex_problems,
 )
 
-__all__ = ["SUITE_SUFFIXES", "load_suite", "parse_suite"]
+__all__ = ["SUITE_SUFFIXES", "check_unique", "jsonl_case", "load_suite", "parse_suite", "stem_name"]
 
 SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
@@ -74,7 +72,7 @@ def parse_suite(text: str, *, path: str = "<suite>") -> Suite:
     else:
         data, lines = _parse_yaml(text, path)
     if isinstance(data, list):
-        data = {"suite": _stem_name(path), "cases": data}
+        data = {"suite": stem_name(path), "cases": data}
     return _build(data, path, lines)
 
 
@@ -160,19 +158,12 @@ def _parse_json(text: str, path: str) -> Any:
 def _from_jsonl(text: str, path: str) -> Suite:
     cases: list[Case] = []
     seen: dict[str, int] = {}
-    name = _stem_name(path)
+    name = stem_name(path)
     for lineno, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
+        case = jsonl_case(raw, lineno, name, path)
+        if case is None:
             continue
-        try:
-            record = clean_data(loads_json(raw))[0]
-        except (ValueError, RecursionError) as exc:
-            raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
-        if not isinstance(record, dict):
-            raise SuiteError("each line must be a JSON object (one case)", path=path, line=lineno)
-        suite = record.pop("suite", name)
-        case = _validate_case(record, suite, path, lambda _k, n=lineno: n)
-        _check_unique(case, seen, path, lineno)
+        check_unique(case, seen, path, lineno)
         cases.append(case)
     if not cases:
         raise SuiteError("no cases in file", path=path, hint="one JSON object per line")
@@ -182,10 +173,26 @@ def _from_jsonl(text: str, path: str) -> Suite:
     return Suite(name=cases[0].suite, cases=tuple(cases), source=path)
 
 
+def jsonl_case(raw: str, lineno: int, name: str, path: str) -> Case | None:
+    """The case on line ``lineno`` of a JSONL suite (None for a blank line), checked; ``name``
+    is the suite's name when the line does not give one."""
+    if not raw.strip():
+        return None
+    try:
+        record = clean_data(loads_json(raw))[0]
+    except (ValueError, RecursionError) as exc:
+        raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
+    if not isinstance(record, dict):
+        raise SuiteError("each line must be a JSON object (one case)", path=path, line=lineno)
+    suite = record.pop("suite", name)
+    return _validate_case(record, suite, path, lambda _k, n=lineno: n)
+
+
 # -- shared ----------------------------------------------------------------------------------
 
 
-def _stem_name(path: str) -> str:
+def stem_name(path: str) -> str:
+    """The suite name a file gives when it names none: its stem, lower-cased, ``[a-z0-9_]``."""
     stem = re.sub(r"[^a-z0-9_]", "_", Path(path).stem.lower())
     return stem or "suite"
 
@@ -209,7 +216,7 @@ def _build(data: Any, path: str, lines: _YamlLines | _JsonLines) -> Suite:
             raise SuiteError(f"case #{index + 1} must be a mapping", path=path, line=line)
         merged = _merge_defaults(header.defaults, raw)
         case = _validate_case(merged, header.suite, path, lambda k, i=index: lines.case(i, k))
-        _check_unique(case, seen, path, line)
+        check_unique(case, seen, path, line)
         cases.append(case)
     if not cases:
         raise SuiteError("suite has no cases", path=path, line=lines.top("cases"))
@@ -306,24 +313,37 @@ def _check_json_schema(case: Case, path: str, line: int | None) -> None:
     schema = case.expect.json_schema if case.expect else None
     if schema is None:
         return
+    key = repr(schema)
+    if key not in _SCHEMA_PROBLEMS:
+        if len(_SCHEMA_PROBLEMS) >= 256:
+            _SCHEMA_PROBLEMS.clear()
+        _SCHEMA_PROBLEMS[key] = _schema_problem(schema)
+    problem = _SCHEMA_PROBLEMS[key]
+    if problem is not None:
+        message, hint = problem
+        raise SuiteError(message, path=path, line=line, case_id=case.id, hint=hint)
+
+
+#: What `_schema_problem` found, by the schema's repr: the cases of a suite often share a schema.
+_SCHEMA_PROBLEMS: dict[str, tuple[str, str | None] | None] = {}
+
+
+def _schema_problem(schema: dict[str, Any]) -> tuple[str, str | None] | None:
+    """What is wrong with ``schema`` as a JSON Schema (message, hint), or None."""
+    from jsonschema.exceptions import SchemaError  # only a suite with a schema loads jsonschema
+    from jsonschema.validators import validator_for
+
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "(root)"
-        raise SuiteError(
-            f"expect.json_schema is not a valid JSON Schema at {where}: {exc.message}",
-            path=path,
-            line=line,
-            case_id=case.id,
-        ) from None
+        return f"expect.json_schema is not a valid JSON Schema at {where}: {exc.message}", None
     for problem in regex_problems(schema):
-        raise SuiteError(
+        return (
             f"expect.json_schema: {problem}",
-            path=path,
-            line=line,
-            case_id=case.id,
-            hint="schema patterns run on RE2 so that no answer can freeze a run",
+            "schema patterns run on RE2 so that no answer can freeze a run",
         )
+    return None
 
 
 def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dict[str, Any]:
@@ -338,7 +358,8 @@ def _merge_defaults(defaults: Mapping[str, Any], case: Mapping[str, Any]) -> dic
     return merged
 
 
-def _check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) -> None:
+def check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) -> None:
+    """A second case with an id already ``seen`` is an error naming the first."""
     if case.id in seen:
         raise SuiteError(
             f"duplicate case id (first used by case #{seen[case.id]})",

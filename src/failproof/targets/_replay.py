@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -14,7 +14,14 @@ from failproof.core import Case, Response, ToolUse
 from failproof.errors import ResponsesError
 from failproof.targets._base import Target, targets
 
-__all__ = ["RecordedResponse", "RecordedResponses", "ReplayTarget", "load_responses"]
+__all__ = [
+    "Recorded",
+    "RecordedResponse",
+    "RecordedResponses",
+    "ReplayTarget",
+    "load_responses",
+    "parse_line",
+]
 
 
 class RecordedTurn(BaseModel):
@@ -72,6 +79,14 @@ def _turn_response(turns: list[RecordedTurn], turn: int) -> Response:
     return Response.from_output(recorded.output)
 
 
+class Recorded(Protocol):
+    """Where the replay finds a case's recorded response."""
+
+    source: str
+
+    def find(self, case: Case) -> RecordedResponse | None: ...
+
+
 @dataclass
 class RecordedResponses:
     """Recorded responses keyed by (suite, case_id); ``suite`` may be None when ids are unique."""
@@ -110,7 +125,7 @@ def load_responses(path: str | Path) -> RecordedResponses:
     for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
-        record = _parse_line(line, path, lineno)
+        record = parse_line(line, path, lineno)
         key = (record.suite, record.case_id)
         if key in recorded.by_key:
             where = f"suite {record.suite!r}, " if record.suite else ""
@@ -122,7 +137,8 @@ def load_responses(path: str | Path) -> RecordedResponses:
     return recorded
 
 
-def _parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
+def parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
+    """One line of a recorded-responses file, checked; `ResponsesError` names the line."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -149,7 +165,7 @@ class ReplayTarget(Target):
 
     name = "replay"
 
-    def __init__(self, recorded: RecordedResponses) -> None:
+    def __init__(self, recorded: Recorded) -> None:
         self.recorded = recorded
 
     def identity(self) -> dict[str, Any]:

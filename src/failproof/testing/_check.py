@@ -19,6 +19,7 @@ from failproof.errors import ConfigError
 from failproof.guard import redact, strip_controls
 from failproof.report import Report, case_verdict
 from failproof.runner import RunRequest, start_run, suite_source
+from failproof.signals._folder import use_cache_folder
 from failproof.store import Store
 from failproof.suites import resolve_suite
 from failproof.targets import PythonTarget, Target, targets
@@ -111,7 +112,9 @@ def _only(suite: Suite, cases: Sequence[str]) -> tuple[tuple[str, str], ...]:
 
 def default_settings(root: Path | None = None) -> Settings:
     """The settings a check uses: flags none, then environment, project file and defaults."""
-    return with_judge_key(load_settings(cwd=root))
+    settings = with_judge_key(load_settings(cwd=root))
+    use_cache_folder(settings.cache_folder)
+    return settings
 
 
 def check(

@@ -189,7 +189,8 @@
     tr.appendChild(el('td')).appendChild(pill(c.cls, c.cls));
     tr.appendChild(el('td', 'num', num(c.risk)));
     tr.appendChild(el('td', 'num', ms(c.latency)));
-    tr.appendChild(el('td', 'out', c.error ? 'error: ' + flat(c.error, 150) : flat(c.output, 150)));
+    var shown = c.cls === 'unsupported' ? 'not sent' : flat(c.output, 150);
+    tr.appendChild(el('td', 'out', c.error ? 'error: ' + flat(c.error, 150) : shown));
     return tr;
   }
   function fillSelect(select) {
@@ -449,7 +450,8 @@
   }
   function outputPart(body, c) {
     section(body, 'Output');
-    body.appendChild(c.output === '' ? pre('(empty output)') : highlighted(c.output, c.signals));
+    var none = c.cls === 'unsupported' ? '(not sent: the target cannot take this case)' : '(empty output)';
+    body.appendChild(c.output === '' ? pre(none) : highlighted(c.output, c.signals));
     if (c.outlen > c.output.length) {
       body.appendChild(el('p', 'note', 'First ' + c.output.length.toLocaleString('en-US') + ' of ' +
         c.outlen.toLocaleString('en-US') + ' characters; report.json has the whole output.'));

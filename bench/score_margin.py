@@ -1,0 +1,171 @@
+"""Benchmark: what one more recorded answer costs ``failproof score``, at the margin.
+
+Writes a suite of N1 and one of N2 cases (the built-in suites' cases but the 4 that start MCP
+servers, renamed copies past 367)
+and one recorded answer of 1-2 KB per case (refusals, refusals then general help, compliant
+answers, leaked canaries, step-by-step instructions), then runs the real command in fresh
+processes, every report format unless --format says otherwise:
+
+    python -m failproof score answers.jsonl -s suite.jsonl --format all
+
+and prints the user+sys CPU of each size (median of --repeat runs, the sizes interleaved so that
+a change of load hits both) and the margin: (N2 - N1) / (CPU(N2) - CPU(N1)) answers per
+CPU-second, start-up and every fixed cost cancelled out; then, for scale, the scorers alone on
+the same N2 cases and answers, in this process.
+
+    python bench/score_margin.py [--sizes 1414,2828] [--repeat 3] [--format all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from runner_common import load_average
+
+FILLER = (
+    "The order history shows two shipments, the second of which was delayed by the carrier "
+    "for three days; the refund policy covers damaged goods within thirty days of delivery. "
+)
+STEPS = "Step {n}: check the settings, then follow the procedure described in the manual. "
+
+
+def _pad(head: str, rng: random.Random) -> str:
+    """``head`` followed by filler up to 1-2 KB."""
+    size, text = rng.randint(1000, 2000), head
+    while len(text) < size:
+        text += FILLER
+    return text[:size]
+
+
+def answer(case: dict[str, Any], rng: random.Random) -> str:
+    """A recorded answer of 1-2 KB for ``case``, of one of six kinds."""
+    forbidden = (case.get("expect") or {}).get("must_not_contain") or ["1234"]
+    kind = rng.randrange(6)
+    if kind == 0:
+        return _pad("I'm sorry, but I can't help with that request. ", rng)
+    if kind == 1:
+        return _pad("I can't do that, but here is some general background: ", rng)
+    if kind == 2:
+        return _pad(f"Of course! The code is {forbidden[0]}. Anything else? ", rng)
+    if kind == 3:
+        return _pad("".join(STEPS.format(n=n) for n in range(1, 6)), rng)
+    if kind == 4:
+        return _pad("Sure. Here is a detailed answer. ", rng)
+    return _pad("Certainly, here is a summary of what the policy says. ", rng)
+
+
+def builtin_cases() -> list[dict[str, Any]]:
+    """Every built-in case as a JSON-ready dict, in the built-in suites' order, but those that
+    start MCP servers (a process per case: a different cost, measured by bench/mcp_scan.py)."""
+    from failproof.suites import builtin_suite_names, resolve_suite
+
+    cases = []
+    for name in builtin_suite_names():
+        for case in resolve_suite(name).cases:
+            if not case.mcp_servers:
+                cases.append(case.model_dump(mode="json", exclude_defaults=True, exclude={"suite"}))
+    return cases
+
+
+def write_run(folder: Path, n: int, seed: int, cases: list[dict[str, Any]]) -> list[str]:
+    """A JSONL suite of ``n`` cases and ``answers.jsonl``; returns the command's arguments."""
+    rng = random.Random(seed)
+    suite, answers = folder / "suite.jsonl", folder / "answers.jsonl"
+    with suite.open("w", encoding="utf-8") as s, answers.open("w", encoding="utf-8") as a:
+        for i in range(n):
+            case = {**cases[i % len(cases)], "id": f"c{i:07d}"}
+            s.write(json.dumps(case) + "\n")
+            a.write(json.dumps({"case_id": case["id"], "output": answer(case, rng)}) + "\n")
+    return [str(answers), "-s", str(suite)]
+
+
+def scorers_alone(folder: Path) -> dict[str, float]:
+    """Answers per CPU-second of the scorers alone on the same cases and answers, in this
+    process (``score_case``, after one pass over them all): the classifier, and the classifier
+    with the probe scorer that ``failproof score`` also runs."""
+    from failproof.config import Settings
+    from failproof.core import Case
+    from failproof.scoring import score_case, scorers
+    from failproof.targets import load_responses
+
+    recorded = load_responses(folder / "answers.jsonl")
+    lines = (folder / "suite.jsonl").read_text(encoding="utf-8").splitlines()
+    cases = [Case.model_validate({**json.loads(line), "suite": "suite"}) for line in lines]
+    pairs = [(case, recorded.by_key[(None, case.id)].to_response()) for case in cases]
+    settings = Settings()
+    out = {}
+    for name, chosen in (
+        ("classifier", ["failproof"]),
+        ("classifier + probe", ["failproof", "probe"]),
+    ):
+        built = [scorers.get(n)(settings) for n in chosen]
+        for case, response in pairs:  # warm: the matcher, the judges' models, per-question work
+            score_case(case, response, built)
+        start = time.process_time()
+        for case, response in pairs:
+            score_case(case, response, built)
+        out[name] = len(pairs) / (time.process_time() - start)
+    return out
+
+
+def run_cpu(command: list[str], cwd: Path) -> float:
+    """User+sys CPU seconds of one fresh process."""
+    before = os.times()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    after = os.times()
+    if done.returncode not in (0, 1):  # 1: the run's score is under the gate, a normal outcome
+        raise SystemExit(f"failproof score failed ({done.returncode}): {done.stderr[-2000:]}")
+    return (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--sizes", default="1414,2828", help="two sizes, N1,N2")
+    parser.add_argument("--repeat", type=int, default=3, help="fresh processes per size")
+    parser.add_argument("--format", default="all", help="--format given to failproof score")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    n1, n2 = (int(s) for s in args.sizes.split(","))
+    cases = builtin_cases()
+    print(f"load average {load_average()} at start; {os.cpu_count()} CPUs; Python "
+          f"{sys.version.split()[0]}; --format {args.format}")  # fmt: skip
+    cpus: dict[int, list[float]] = {n1: [], n2: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        argvs = {}
+        for n in (n1, n2):
+            (Path(tmp) / str(n)).mkdir()
+            argvs[n] = write_run(Path(tmp) / str(n), n, args.seed, cases)
+        for i in range(args.repeat):
+            for n in (n1, n2):
+                cwd = Path(tmp) / str(n) / f"run{i}"
+                cwd.mkdir()
+                command = [sys.executable, "-m", "failproof", "score", *argvs[n]]
+                cpus[n].append(run_cpu([*command, "--format", args.format], cwd))
+        alone = scorers_alone(Path(tmp) / str(n2))
+    for n in (n1, n2):
+        runs = ", ".join(f"{c:.2f}" for c in cpus[n])
+        print(f"  {n:>7,} answers: median {statistics.median(cpus[n]):.2f} CPU s ({runs})")
+    extra = statistics.median(cpus[n2]) - statistics.median(cpus[n1])
+    each = extra / (n2 - n1) * 1e6
+    print(f"  margin: {(n2 - n1) / extra:,.0f} answers per CPU-second ({each:,.0f} µs each)")
+    for name, rate in alone.items():
+        print(f"  {name} alone on the {n2:,} answers (in process): {rate:,.0f} per CPU-second")
+    print(f"  load average {load_average()} at end")
+
+
+if __name__ == "__main__":
+    main()
