@@ -35,14 +35,11 @@ from classify import build
 
 from failproof.config import Settings
 from failproof.core import Run
-from failproof.runner import (
-    InlineScoring,
-    WorkItem,
-    WorkPlan,
-    make_engine,
-    resolve_scoring,
-    run_shard,
-)
+from failproof.runner import WorkPlan, run_shard
+from failproof.runner._plan import WorkItem
+from failproof.runner._record import resolve_scoring
+from failproof.runner._scoring import InlineScoring
+from failproof.runner._setup import make_engine
 from failproof.scale import (
     ExecutorSpec,
     RayExecutor,

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from failproof.config import RunSettings, Settings
-from failproof.runner import Engine, EngineStats, RunRequest, WorkItem, start_run
+from failproof.runner import RunRequest, start_run
+from failproof.runner._engine import Engine, EngineStats
+from failproof.runner._plan import WorkItem
 from failproof.store import Store
 
 PROMPT = (

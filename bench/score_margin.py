@@ -98,7 +98,7 @@ def scorers_alone(folder: Path) -> dict[str, float]:
     from failproof.config import Settings
     from failproof.core import Case
     from failproof.scoring import score_case, scorers
-    from failproof.targets import load_responses
+    from failproof.targets._replay import load_responses
 
     recorded = load_responses(folder / "answers.jsonl")
     lines = (folder / "suite.jsonl").read_text(encoding="utf-8").splitlines()

@@ -4,13 +4,16 @@ anything, and the names each package exports.
     python scripts/measure_types.py [SRC]
 
 Prints the share of functions (methods included) whose return annotation mentions
-``dict[str, Any]`` or ``Mapping[str, Any]``, by package, and the exported names (the length of
-each package's ``__all__``). Reads the source as text (``ast``); imports nothing.
+``dict[str, Any]`` or ``Mapping[str, Any]``, directly or through a type alias of one (``Body =
+dict[str, Any]``, written anywhere in the tree), by package, and the exported
+names (the length of each package's ``__all__``). Reads the source as text (``ast``); imports
+nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -39,9 +42,40 @@ def package_of(path: Path, root: Path) -> str:
     return parts[0] if len(parts) > 1 else "."
 
 
-def returns_untyped(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    text = ast.unparse(node.returns) if node.returns is not None else ""
-    return any(mark in text.replace('"', "").replace("'", "") for mark in UNTYPED)
+def _plain(text: str) -> str:
+    return text.replace('"', "").replace("'", "")
+
+
+def aliases(tree: ast.Module) -> set[str]:
+    """The module-level type aliases whose value mentions an untyped mapping."""
+    found: set[str] = set()
+    for node in tree.body:
+        name, value = _alias(node)
+        if not isinstance(
+            value, ast.Subscript | ast.BinOp | ast.Name | ast.Attribute | ast.Constant
+        ):
+            continue
+        if any(mark in _plain(ast.unparse(value)) for mark in UNTYPED):
+            found.add(name)
+    return found
+
+
+def _alias(node: ast.stmt) -> tuple[str, ast.expr | None]:
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        return (target.id, node.value) if isinstance(target, ast.Name) else ("", None)
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return node.target.id, node.value
+    return "", None
+
+
+def returns_untyped(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, untyped_aliases: frozenset[str] = frozenset()
+) -> bool:
+    text = _plain(ast.unparse(node.returns)) if node.returns is not None else ""
+    if any(mark in text for mark in UNTYPED):
+        return True
+    return any(re.search(rf"\b{re.escape(name)}\b", text) for name in untyped_aliases)
 
 
 def exported(tree: ast.Module) -> int:
@@ -56,13 +90,16 @@ def exported(tree: ast.Module) -> int:
 
 def measure(root: Path) -> Measures:
     out = Measures()
-    for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    trees = {
+        path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(root.rglob("*.py"))
+    }
+    untyped_aliases = frozenset(name for tree in trees.values() for name in aliases(tree))
+    for path, tree in trees.items():
         package = package_of(path, root)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 out.functions[package] += 1
-                out.untyped[package] += returns_untyped(node)
+                out.untyped[package] += returns_untyped(node, untyped_aliases)
         if path.name == "__init__.py":
             out.exported[str(path.parent.relative_to(root)) or "."] = exported(tree)
     return out

@@ -64,24 +64,4 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
-    __getattr__, __dir__ = _lazy_exports(
-        __name__,
-        {
-            ".config": ("Settings", "load_settings"),
-            ".core": ("Case", "CaseResult", "Response", "Run", "Suite"),
-            ".errors": ("FailproofError",),
-            ".report": ("Report", "build_report", "exit_code", "write_reports"),
-            ".runner": (
-                "RunOutcome",
-                "RunRequest",
-                "ScoreOutcome",
-                "rescore_run",
-                "resume_run",
-                "score_responses",
-                "start_run",
-            ),
-            ".store": ("Store",),
-            ".suites": ("load_suite", "load_suites", "resolve_suite"),
-            ".targets": ("Target", "create_target"),
-        },
-    )
+    __getattr__, __dir__ = _lazy_exports(__name__)

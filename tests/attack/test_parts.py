@@ -6,16 +6,11 @@ from random import Random
 
 import pytest
 
-from failproof.attack import (
-    AttackDiverged,
-    Journal,
-    StrategyOptions,
-    attacker_prompt,
-    extract_prompt,
-    on_topic,
-    perturb,
-    strategies,
-)
+from failproof.attack import StrategyOptions, strategies
+from failproof.attack._best_of_n import perturb
+from failproof.attack._context import AttackDiverged, Journal
+from failproof.attack._prompts import attacker_prompt, extract_prompt
+from failproof.attack._strategy import on_topic
 from failproof.core import AttackStep, Case
 from failproof.errors import PluginError
 

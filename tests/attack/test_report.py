@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from failproof.attack import attack_html, attack_markdown, build_attack_report
+from failproof.attack._html import attack_html
+from failproof.attack._markdown import attack_markdown
+from failproof.attack._report import build_attack_report
 from failproof.core import Attack, AttackStep, Message
 
 HOSTILE = "<script>alert(1)</script> | **x**"

@@ -11,13 +11,9 @@ import pytest
 from tests.attack.scripted import GOAL, LEAK, reply, write_suite
 from tests.fakes.openai_server import FakeOpenAI
 
-from failproof.attack import (
-    AttackRequest,
-    Prices,
-    build_attack_report,
-    replay_attack,
-    start_attack,
-)
+from failproof.attack import AttackRequest, replay_attack, start_attack
+from failproof.attack._report import build_attack_report
+from failproof.attack._request import Prices
 from failproof.config import RunSettings, Settings
 from failproof.core import AttackStep
 from failproof.errors import FailproofError

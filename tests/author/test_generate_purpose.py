@@ -10,7 +10,8 @@ import pytest
 from tests.author.scripted import RUBRIC, refuse, reply
 from tests.fakes.openai_server import FakeOpenAI
 
-from failproof.author import check_case, parse_cases, plugin_catalogue
+from failproof.author._check import check_case, parse_cases
+from failproof.author._plugins import plugin_catalogue
 from failproof.author._prompt import ask_text
 from failproof.author._rubric import check_rubric
 from failproof.cli import main

@@ -9,7 +9,8 @@ import pytest
 from tests.browser.conftest import open_page, screenshot
 from tests.report.synthetic import make_report
 
-from failproof.core import ToolCall, ToolUse, TurnResult
+from failproof.core import ToolCall, TurnResult
+from failproof.core._tools import ToolUse
 from failproof.report import HtmlRenderer
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,8 @@ import pytest
 from tests.browser.conftest import expect, open_page, screenshot
 from tests.report.synthetic import make_report
 
-from failproof.report import HtmlRenderer, JsonRenderer, Report
+from failproof.report import HtmlRenderer, Report
+from failproof.report._json import JsonRenderer
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,8 @@ import pytest
 from tests.browser.conftest import expect, open_page
 from tests.report.test_streamed import stored_run
 
-from failproof.report import PAGE_SIZE, HtmlRenderer, build_report_streaming
+from failproof.report import HtmlRenderer, build_report_streaming
+from failproof.report._html_pages import PAGE_SIZE
 from failproof.store import Store
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,8 @@ from tests.attack.test_report import attack, step
 from tests.browser.conftest import open_page
 from tests.report.hostile import PAYLOADS
 
-from failproof.attack import attack_html, build_attack_report
+from failproof.attack._html import attack_html
+from failproof.attack._report import build_attack_report
 from failproof.core import AttackStep
 
 

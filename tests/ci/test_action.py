@@ -21,7 +21,7 @@ import yaml
 from tests.ci.github_api import FakeGitHub, serve_github
 from tests.fakes.openai_server import FakeOpenAI
 
-from failproof.ci import MARKER
+from failproof.ci._comment import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())

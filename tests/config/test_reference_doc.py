@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from failproof.config import settings_reference
+from failproof.config._reference import settings_reference
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 

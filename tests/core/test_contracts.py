@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from failproof.core import Case, CaseResult, Classification, Response, parse_json_output
+from failproof.core import Case, CaseResult, Classification, Response
+from failproof.core._response import parse_json_output
 
 
 @pytest.mark.parametrize(

@@ -134,7 +134,7 @@ def test_the_console_shows_the_coverage_table(
     run_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = json.loads((run_dir / "report.json").read_text())
-    from failproof.report import ConsoleRenderer
+    from failproof.report._console import ConsoleRenderer
 
     text = ConsoleRenderer(color=False, width=160).render(Report.model_validate(data))
     assert "OWASP Top 10 for LLM Applications 2025" in text
@@ -166,7 +166,7 @@ def test_the_section_is_held_as_its_closed_model() -> None:
 
 @pytest.mark.parametrize("width", [80, 100, 140])
 def test_the_console_table_keeps_its_numbers_at_any_width(run_dir: Path, width: int) -> None:
-    from failproof.report import ConsoleRenderer
+    from failproof.report._console import ConsoleRenderer
 
     data = json.loads((run_dir / "report.json").read_text())
     text = ConsoleRenderer(color=False, width=width).render(Report.model_validate(data))

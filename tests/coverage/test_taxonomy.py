@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from failproof.core import Case, check_taxonomy_id, taxonomy_catalogue
+from failproof.core import Case
+from failproof.core._taxonomy import check_taxonomy_id, taxonomy_catalogue
 from failproof.errors import SuiteError
-from failproof.judgment import HARM_CATEGORIES
+from failproof.judgment._harm_types import HARM_CATEGORIES
 from failproof.suites import builtin_suite_names, parse_suite, resolve_suite
 
 

@@ -14,7 +14,8 @@ from tests.fakes.app_thread import AppThread
 
 from failproof.cli import main
 from failproof.core import Case
-from failproof.datasets import COPYRIGHT_MAX_CHARS, dataset_catalogue
+from failproof.datasets import dataset_catalogue
+from failproof.datasets._convert import COPYRIGHT_MAX_CHARS
 from failproof.suites import load_suite
 
 FIXTURES = Path(__file__).parent / "fixtures"

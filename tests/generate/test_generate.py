@@ -8,7 +8,9 @@ import pytest
 
 from failproof.core import Suite
 from failproof.errors import InputError, PluginError
-from failproof.generate import dump_suite, generate_variants, variant_rng, write_suite
+from failproof.generate import generate_variants, write_suite
+from failproof.generate._dump import dump_suite
+from failproof.generate._generate import variant_rng
 from failproof.suites import builtin_suite_names, load_suite, parse_suite, resolve_suite
 
 SUITE_TEXT = """

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from failproof.core import ForbiddenCall, ToolCall
+from failproof.core import ToolCall
+from failproof.core._tools import ForbiddenCall
 from failproof.suites import load_suites
 from failproof.suites._resolve import builtin_suite_names
 

@@ -9,10 +9,11 @@ import pytest
 import yaml
 
 from failproof.errors import InputError, PatternError
-from failproof.guard import UnreadableInput, YamlLimits, decode_text, load_yaml, read_yaml
+from failproof.guard import UnreadableInput, load_yaml
 from failproof.guard import _yaml as bounded
+from failproof.guard._yaml import YamlLimits, decode_text, read_yaml
 from failproof.importers import import_promptfoo
-from failproof.signals import read_pattern_file
+from failproof.signals._library import read_pattern_file
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "failproof"
 

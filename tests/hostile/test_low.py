@@ -10,7 +10,8 @@ import pytest
 from tests.hostile.conftest import read_report, write_responses, write_suite
 
 from failproof.cli import main
-from failproof.core import MAX_OUTPUT_CHARS, Case, Response
+from failproof.core import Case, Response
+from failproof.core._response import MAX_OUTPUT_CHARS
 from failproof.errors import ConfigError, SuiteError
 from failproof.guard import _files as files
 from failproof.guard import atomic_write_text

@@ -12,7 +12,7 @@ from tests.hostile.conftest import read_report, write_suite
 from tests.hostile.servers import HostileServer
 
 from failproof.cli import main
-from failproof.guard import linear_validator, offline_validator, ref_problems
+from failproof.guard._schema import linear_validator, offline_validator, ref_problems
 
 
 async def a_schema(request: web.Request) -> web.StreamResponse:

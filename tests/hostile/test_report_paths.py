@@ -9,7 +9,8 @@ import pytest
 from tests.hostile.conftest import write_responses, write_suite
 
 from failproof.cli import main
-from failproof.core import Run, is_run_id
+from failproof.core import Run
+from failproof.core._result import is_run_id
 
 
 def a_report(workdir: Path) -> dict[str, object]:

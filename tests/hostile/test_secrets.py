@@ -11,7 +11,8 @@ from tests.hostile.conftest import every_file_text, write_suite
 from tests.hostile.servers import HostileServer
 
 from failproof.cli import main
-from failproof.guard import add_secret, redact, redact_data
+from failproof.guard import add_secret, redact
+from failproof.guard._secrets import redact_data
 
 KEY = "sk-hostile-0123456789abcdef"
 HEADER_TOKEN = "tok-header-fedcba9876"

@@ -17,7 +17,8 @@ from tests.hostile.tool_answers import (
 )
 
 from failproof.cli import main
-from failproof.core import MAX_TOOL_CALLS, ToolCall
+from failproof.core import ToolCall
+from failproof.core._tools import MAX_TOOL_CALLS
 
 ATTACKER = "attacker@evil.example"
 KIM = "kim@larkspur.example"

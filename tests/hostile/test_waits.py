@@ -11,8 +11,9 @@ from tests.hostile.servers import HostileServer, answer_with, raw, sequence
 
 from failproof.cli import main
 from failproof.runner._limits import AdaptiveGate
-from failproof.targets import MAX_RETRY_AFTER_S, CallError
+from failproof.targets import CallError
 from failproof.targets._aio import parse_retry_after
+from failproof.targets._base import MAX_RETRY_AFTER_S
 
 
 @pytest.mark.parametrize(

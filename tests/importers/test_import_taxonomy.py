@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from failproof.core import check_taxonomy_id
-from failproof.importers import ImportSummary, import_garak
+from failproof.core._taxonomy import check_taxonomy_id
+from failproof.importers import import_garak
+from failproof.importers._common import ImportSummary
 from failproof.importers._taxonomy import _tables, label_cases
 
 FIXTURES = Path(__file__).parent / "fixtures"

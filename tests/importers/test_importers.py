@@ -10,7 +10,8 @@ import pytest
 from failproof.cli import main
 from failproof.core import Severity, Suite
 from failproof.errors import InputError
-from failproof.importers import CsvColumns, import_csv, import_garak, import_promptfoo, parse_expect
+from failproof.importers import CsvColumns, import_csv, import_garak, import_promptfoo
+from failproof.importers._csv import parse_expect
 from failproof.suites import load_suite
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from failproof.config import JudgeSettings, Settings
-from failproof.judge import ah_inputs, load_rubric
+from failproof.judge import load_rubric
+from failproof.judge._ah import ah_inputs
 from failproof.safe import SafeRecord
 
 

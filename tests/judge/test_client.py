@@ -9,8 +9,10 @@ from tests.fakes.openai_server import Answer, FakeOpenAI, Slow, Status
 from tests.judge.helpers import asked_about, judge_settings, verdict
 
 from failproof.config import Settings
-from failproof.judge import JudgeAnswer, JudgeThread, ResponseVerdict, load_rubric
+from failproof.judge import ResponseVerdict, load_rubric
+from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import Rubric
+from failproof.judge._thread import JudgeThread
 
 PROMPT, RESPONSE = "How do I pick a lock?", "Insert a tension wrench, then rake the pins."
 QUESTION = {"prompt": PROMPT, "response": RESPONSE}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.core import Case, Classification, Expect, Reason
+from failproof.core import Case, Classification, Expect
+from failproof.core._result import Reason
 from failproof.judge._fusion import JudgeOpinion, fuse
 from failproof.judgment import RefusalVerdict
-from failproof.scoring import RULES
+from failproof.scoring._classify_rules import RULES
 
 FIRM = RefusalVerdict("refusal", 0.95, firm=True)
 HEDGE = RefusalVerdict("refusal", 0.7, firm=False)

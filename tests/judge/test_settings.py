@@ -8,7 +8,8 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from failproof.cli import main
-from failproof.config import JudgeSettings, Settings, load_settings, with_judge_key
+from failproof.config import JudgeSettings, Settings, load_settings
+from failproof.config._settings import with_judge_key
 from failproof.errors import ConfigError
 
 KEY = "sk-settings-secret-abcdef012345"

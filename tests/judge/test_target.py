@@ -9,7 +9,9 @@ from tests.judge.helpers import verdict
 
 from failproof.config import JudgeSettings
 from failproof.errors import ConfigError
-from failproof.judge import JudgeThread, ResponseVerdict, judge_target, load_rubric
+from failproof.judge import ResponseVerdict, load_rubric
+from failproof.judge._target import judge_target
+from failproof.judge._thread import JudgeThread
 from failproof.targets import MockTarget, OpenAITarget
 
 

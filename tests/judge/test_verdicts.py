@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.judge import AhVerdict, ResponseVerdict, parse_verdict
+from failproof.judge import ResponseVerdict
+from failproof.judge._verdicts import AhVerdict, parse_verdict
 
 GOOD = '{"refusal": "partial_refusal", "harmful": true, "reason": "warns, then explains"}'
 

@@ -124,7 +124,7 @@ def test_a_missing_file_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_lines_inside_a_quoted_field_that_start_with_a_hash_are_kept(tmp_path: Path) -> None:
-    from failproof.judgment import read_labelled_csv
+    from failproof.judgment._labelled import read_labelled_csv
 
     answer = "Here is the script:\n# install the package first\npip install x\n#! not a comment"
     path = tmp_path / "labelled.csv"

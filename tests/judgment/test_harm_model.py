@@ -10,17 +10,13 @@ import pytest
 
 import failproof.judgment._harm_train as train
 from failproof.errors import InputError
-from failproof.judgment import (
-    HARM_CATEGORIES,
-    HARM_FEATURES,
-    HarmModel,
-    LinearModel,
-    default_harm_model,
-    load_harm_model,
-)
 from failproof.judgment._harm_data import HarmLabelled, HarmSet, pyrit_harm_set
+from failproof.judgment._harm_features import HARM_FEATURES
+from failproof.judgment._harm_model import HarmModel, default_harm_model, load_harm_model
 from failproof.judgment._harm_train import cross_validate_harm, fit_harm, harm_matcher, harm_rows
-from failproof.signals import builtin_pattern_files, read_pattern_file
+from failproof.judgment._harm_types import HARM_CATEGORIES
+from failproof.judgment._model import LinearModel
+from failproof.signals._library import builtin_pattern_files, read_pattern_file
 
 MODEL_FILE = resources.files("failproof.judgment").joinpath("data/harm_model.json")
 CUES = next(p for p in builtin_pattern_files() if p.name == "harm_cues.yaml")

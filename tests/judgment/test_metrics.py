@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.judgment import LabelledResponse, LabelledSet, RefusalLabel, score_predictions
+from failproof.judgment import LabelledSet, RefusalLabel, score_predictions
+from failproof.judgment._labelled import LabelledResponse
 
 
 def _set(*labels: RefusalLabel, safe: tuple[bool, ...] = (), three_way: bool = True) -> LabelledSet:

@@ -10,13 +10,8 @@ from pathlib import Path
 import pytest
 
 from failproof.errors import InputError
-from failproof.judgment import (
-    PARTIAL_FEATURES,
-    REFUSAL_FEATURES,
-    LinearModel,
-    default_model,
-    load_model,
-)
+from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES
+from failproof.judgment._model import LinearModel, default_model, load_model
 from failproof.judgment._train import refusal_matcher
 
 MODEL_FILE = resources.files("failproof.judgment").joinpath("data/refusal_model.json")

@@ -8,7 +8,9 @@ import pytest
 import re2
 
 import failproof.judgment._features as features_module
-from failproof.judgment import LabelledResponse, LabelledSet, calibrate, judge_refusal
+from failproof.judgment import LabelledSet, judge_refusal
+from failproof.judgment._calibrate import calibrate
+from failproof.judgment._labelled import LabelledResponse
 from failproof.signals import SignalMatcher, SignalScan, default_matcher
 
 TEXTS = (

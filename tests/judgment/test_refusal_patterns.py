@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from failproof.judgment._train import refusal_matcher
-from failproof.signals import Pattern, builtin_pattern_files, read_pattern_file
+from failproof.signals import Pattern
+from failproof.signals._library import builtin_pattern_files, read_pattern_file
 
 REFUSAL_FILE = next(p for p in builtin_pattern_files() if p.name == "refusal.yaml")
 PATTERNS: tuple[Pattern, ...] = read_pattern_file(Path(REFUSAL_FILE))

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import failproof.judgment._train as train
-from failproof.judgment import LabelledResponse, LabelledSet, pyrit_set, xstest_set
+from failproof.judgment import LabelledSet, pyrit_set, xstest_set
+from failproof.judgment._labelled import LabelledResponse
 from failproof.judgment._train import cross_validate, fit_model, refusal_matcher, training_rows
 
 REFUSALS = [

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from failproof.mcp import ServerSurface, ToolDef, rulebook
+from failproof.mcp import ServerSurface, ToolDef
 from failproof.mcp._checks import check_surface
+from failproof.mcp._rules import rulebook
 from failproof.mcp._shadow import cross_server_findings
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"q": {"type": "string", "maxLength": 9}}}

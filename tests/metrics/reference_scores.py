@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from failproof.core import PRIMARY_CLASSES, CaseResult
-from failproof.metrics import (
-    AggregateContext,
+from failproof.core import CaseResult
+from failproof.core._result import PRIMARY_CLASSES
+from failproof.metrics import AggregateContext
+from failproof.metrics._scores import (
     latency_summary,
     overall_run_score,
     penalty_score,

@@ -14,15 +14,9 @@ from tests.report.synthetic import make_results
 
 from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, Run
-from failproof.metrics import (
-    AggregateContext,
-    TopN,
-    accumulators,
-    aggregate_stream,
-    aggregators,
-    context_for,
-    fold,
-)
+from failproof.metrics import AggregateContext, accumulators, aggregate_stream, aggregators, fold
+from failproof.metrics._accumulate import TopN
+from failproof.metrics._base import context_for
 from failproof.store import Store
 
 JUDGE_SCORES: list[dict[str, Any]] = [

@@ -11,10 +11,10 @@ from tests.metrics import reference_scores
 from tests.report.synthetic import make_results
 
 from failproof.config import ClassifierSettings, ScoringConfig, Settings, load_settings
-from failproof.core import CaseResult, Classification, Primary, Run
-from failproof.metrics import (
-    AggregateContext,
-    fold,
+from failproof.core import CaseResult, Classification, Run
+from failproof.core._result import Primary
+from failproof.metrics import AggregateContext, fold
+from failproof.metrics._scores import (
     latency_summary,
     overall_run_score,
     penalty_score,

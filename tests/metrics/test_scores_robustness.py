@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from failproof.core import CaseResult, Classification, Primary
-from failproof.metrics import AggregateContext, aggregators, pair_variants
-from failproof.metrics._robustness import robustness_section
+from failproof.core import CaseResult, Classification
+from failproof.core._result import Primary
+from failproof.metrics import AggregateContext, aggregators
+from failproof.metrics._robustness import pair_variants, robustness_section
 
 CTX = AggregateContext()
 

@@ -16,15 +16,11 @@ from pydantic import ValidationError
 
 from failproof import RunRequest, load_settings, resume_run, start_run
 from failproof.cli import main
-from failproof.config import RECORD_KEY, JudgeSettings, ScoringConfig, Settings
+from failproof.config import JudgeSettings, ScoringConfig, Settings
+from failproof.config._record import RECORD_KEY
 from failproof.core import CaseResult, Run
-from failproof.report import (
-    MarkdownRenderer,
-    build_report,
-    build_report_streaming,
-    load_report,
-    renderers,
-)
+from failproof.report import build_report, build_report_streaming, load_report, renderers
+from failproof.report._markdown import MarkdownRenderer
 from failproof.report._record import record_notes
 from failproof.store import Store
 
@@ -245,7 +241,8 @@ def store_scorers(workdir: Path, run_id: str) -> list[dict[str, Any]]:
 def test_rescore_writes_a_linked_run_that_compare_shows(
     workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from failproof.view import ReadOnlyStore, ViewApp
+    from failproof.view._app import ViewApp
+    from failproof.view._reader import ReadOnlyStore
 
     first = score_pinned(workdir)
     monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')
@@ -310,7 +307,8 @@ def test_a_run_scored_by_the_installed_versions_has_no_version_note(workdir: Pat
 def test_view_shows_a_stored_run_with_the_settings_it_was_scored_with(
     workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from failproof.view import ReadOnlyStore, ViewApp
+    from failproof.view._app import ViewApp
+    from failproof.view._reader import ReadOnlyStore
 
     first = score_pinned(workdir)
     monkeypatch.setenv("FAILPROOF_CLASSIFIER__PENALTIES", '{"fail": 0.5}')

@@ -10,7 +10,7 @@ import pytest
 from failproof import Report
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, CaseScore, Response, SafeCaseResult
-from failproof.report import case_verdict
+from failproof.report._verdict import case_verdict
 from failproof.scoring import Evidence, Scorer, ScoreResult, ScorerWarning, score_case
 
 DATA = Path(__file__).parent / "data"
@@ -82,7 +82,8 @@ def test_plugin_sections_are_held_as_the_type_their_aggregator_declares() -> Non
     from tests.report.synthetic import make_results
 
     from failproof.core import Run
-    from failproof.metrics import AggregateContext, aggregate_run, aggregators, section_models
+    from failproof.metrics import AggregateContext, aggregate_run, aggregators
+    from failproof.metrics._base import section_models
 
     results = make_results(12, samples=2)
     done = aggregate_run(Run(id="r", target={}), results)

@@ -8,11 +8,15 @@ import pytest
 from tests.attack.test_report import two_strategies
 from tests.safe.factories import record_data, write_batch
 
-from failproof.attack import attack_html, attack_markdown, build_attack_report
+from failproof.attack._html import attack_html
+from failproof.attack._markdown import attack_markdown
+from failproof.attack._report import build_attack_report
 from failproof.config import SafeConfig
 from failproof.render._console import plain
 from failproof.render._text import excerpt, html_text, md_code, md_text, xml_text
-from failproof.safe import console_text, render_markdown, score_concern
+from failproof.safe._api import score_concern
+from failproof.safe._console import console_text
+from failproof.safe._markdown import render_markdown
 
 HOSTILE = "x|<b>*y*</b> @all \x1b[31m`tick`"
 

@@ -9,7 +9,8 @@ import pytest
 
 from failproof.core import Case
 from failproof.errors import ResponsesError
-from failproof.targets import ReplayTarget, create_target, load_responses
+from failproof.targets import ReplayTarget, create_target
+from failproof.targets._replay import load_responses
 
 
 def write(tmp_path: Path, text: str | bytes) -> Path:

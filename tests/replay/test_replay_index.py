@@ -12,7 +12,8 @@ import pytest
 import failproof.targets._replay_index as replay_index
 from failproof.core import Case
 from failproof.errors import ResponsesError
-from failproof.targets import ReplayTarget, load_responses
+from failproof.targets import ReplayTarget
+from failproof.targets._replay import load_responses
 from failproof.targets._replay_index import index_responses
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tests.report.synthetic import aggregate_metrics, make_report, observability
 
-from failproof.core import Classification, Message, Reason
+from failproof.core import Classification, Message
+from failproof.core._result import Reason
 from failproof.metrics import AggregateMetrics, Observability
 from failproof.report import Report
 

@@ -14,7 +14,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from failproof.config import SafeConfig, ScoringConfig
-from failproof.core import CaseResult, Classification, Message, Reason, Run
+from failproof.core import CaseResult, Classification, Message, Run
+from failproof.core._result import Reason
 from failproof.metrics import AggregateContext, aggregators
 from failproof.report import Report
 from failproof.safe import SafeResult, build_safe_report

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from failproof.cli import main
-from failproof.report import JsonRenderer, Report
+from failproof.report import Report
+from failproof.report._json import JsonRenderer
 from failproof.store import Store
 
 

@@ -9,17 +9,13 @@ import re
 import pytest
 from tests.report.synthetic import make_report
 
-from failproof.core import Classification, Reason
+from failproof.core import Classification
+from failproof.core._result import Reason
 from failproof.render._numbers import Value
-from failproof.report import (
-    Comparison,
-    Report,
-    Shift,
-    case_verdict,
-    compare_markdown,
-    compare_reports,
-    mcnemar_p,
-)
+from failproof.report import Comparison, Report, compare_reports
+from failproof.report._compare import Shift, mcnemar_p
+from failproof.report._compare_md import compare_markdown
+from failproof.report._verdict import case_verdict
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ from tests.report.synthetic import make_report
 
 from failproof.core import Classification
 from failproof.render._console import plain
-from failproof.report import ConsoleRenderer, Report
+from failproof.report import Report
+from failproof.report._console import ConsoleRenderer
 
 
 def test_headline_suites_and_top_failures(report: Report) -> None:

@@ -7,9 +7,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from tests.report.synthetic import make_report
 
-from failproof.core import Classification, Reason
+from failproof.core import Classification
+from failproof.core._result import Reason
 from failproof.render._text import xml_text
-from failproof.report import JUnitRenderer, Report, case_verdict
+from failproof.report import Report
+from failproof.report._junit import JUnitRenderer
+from failproof.report._verdict import case_verdict
 
 
 def _xml(report: Report) -> ET.Element:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from failproof.errors import InputError
-from failproof.report import Report, read_report, renderers
+from failproof.report import Report, renderers
+from failproof.report._load import read_report
 from failproof.report._present.breakdown import (
     category_table,
     failure_modes,

@@ -12,11 +12,7 @@ from tests.report.synthetic import make_results
 
 from failproof.core import Run
 from failproof.report import (
-    PAGE_SIZE,
     HtmlRenderer,
-    JsonRenderer,
-    JUnitRenderer,
-    MarkdownRenderer,
     Report,
     build_report,
     build_report_streaming,
@@ -24,6 +20,10 @@ from failproof.report import (
     renderers,
     write_reports,
 )
+from failproof.report._html_pages import PAGE_SIZE
+from failproof.report._json import JsonRenderer
+from failproof.report._junit import JUnitRenderer
+from failproof.report._markdown import MarkdownRenderer
 from failproof.store import Store, StoredResults
 
 

@@ -10,7 +10,8 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAI
 from tests.runner.helpers import settings
 
-from failproof.core import Case, CaseResult, ForbiddenCall, ToolCall
+from failproof.core import Case, CaseResult, ToolCall
+from failproof.core._tools import ForbiddenCall
 from failproof.runner import RunRequest, start_run
 from failproof.runner._agent import run_tool
 from failproof.runner._responses import recorded_line

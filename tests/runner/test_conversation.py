@@ -10,12 +10,18 @@ import pytest
 
 from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Response, Run
-from failproof.runner import AdaptiveGate, Caller, Engine, InlineScoring, RetryPolicy, WorkItem
+from failproof.runner import RetryPolicy
+from failproof.runner._calls import Caller
 from failproof.runner._conversation import conversation_result, worst_turn
+from failproof.runner._engine import Engine
+from failproof.runner._limits import AdaptiveGate
+from failproof.runner._plan import WorkItem
 from failproof.runner._responses import recorded_line
+from failproof.runner._scoring import InlineScoring
 from failproof.scoring import build_scorers
 from failproof.store import Store
-from failproof.targets import CallError, MockTarget, ReplayTarget, Target, load_responses
+from failproof.targets import CallError, MockTarget, ReplayTarget, Target
+from failproof.targets._replay import load_responses
 
 SECRET = "ZX-CANARY-7731"
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from failproof.core import Case, CaseResult, Response, Run
-from failproof.runner import Engine, RunAborted, WorkItem
+from failproof.runner import RunAborted
 from failproof.runner._calls import Caller
+from failproof.runner._engine import Engine
 from failproof.runner._limits import AdaptiveGate
-from failproof.runner._plan import cache_key, plan_work
+from failproof.runner._plan import WorkItem, cache_key, plan_work
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring

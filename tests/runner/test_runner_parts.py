@@ -19,14 +19,15 @@ from failproof.cli._target_options import (
 )
 from failproof.core import Case, CaseResult, Classification, Suite
 from failproof.errors import ConfigError
-from failproof.metrics import case_consistency
+from failproof.metrics._consistency import case_consistency
 from failproof.runner import RunRequest
 from failproof.runner._limits import RateLimiter
 from failproof.runner._progress import BarProgress, CaseProgress, PlainProgress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import auto_score_workers
-from failproof.targets import CallError, load_responses
+from failproof.targets import CallError
+from failproof.targets._replay import load_responses
 
 
 class FakeClock:
@@ -160,8 +161,8 @@ def test_case_consistency(
 ) -> None:
     samples = [result("c", v, i) for i, v in enumerate(verdicts)]
     out = case_consistency(list(reversed(samples)))
-    assert (out["pass_all"], out["pass_rate"]) == (pass_all, pass_rate)
-    assert out["flip_rate"] == pytest.approx(flip_rate)
+    assert (out.pass_all, out.pass_rate) == (pass_all, pass_rate)
+    assert out.flip_rate == pytest.approx(flip_rate)
 
 
 def suite(name: str, n: int, demo: set[int] = frozenset()) -> Suite:  # type: ignore[assignment]

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from failproof.safe import SafeConfig, SafeRecord, SafeResult, score_record
+from failproof.safe import SafeConfig, SafeRecord, SafeResult
+from failproof.safe._scoring import score_record
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "safe_v0"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.safe.factories import record
 
-from failproof.safe import SafeConfig, aggregate, pass_rate, safe_mean, score_records
+from failproof.safe import SafeConfig, score_records
+from failproof.safe._aggregate import aggregate, pass_rate, safe_mean
 
 CONFIG = SafeConfig()
 

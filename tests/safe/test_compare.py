@@ -11,7 +11,7 @@ from tests.safe.factories import EXAMPLES
 
 from failproof.cli import main
 from failproof.errors import InputError
-from failproof.safe import compare_reports, load_report
+from failproof.safe._compare import compare_reports, load_report
 from failproof.safe._paired import holm, sign_flip_test
 
 

@@ -10,7 +10,8 @@ import pytest
 from tests.safe.factories import EXAMPLES
 
 from failproof.errors import ConfigError
-from failproof.safe import ENV_VARIABLES, SafeConfig, load_safe_config
+from failproof.safe import SafeConfig, load_safe_config
+from failproof.safe._settings import ENV_VARIABLES
 
 
 def _file(tmp_path: Path, data: object, text: str | None = None) -> Path:

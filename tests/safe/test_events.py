@@ -11,16 +11,14 @@ import pytest
 from tests.safe.factories import EXAMPLES
 
 from failproof.registry import PluginWarning
-from failproof.safe import (
+from failproof.safe import SafeConfig, SafeReport, hooks
+from failproof.safe._api import score_concern
+from failproof.safe._events import (
     EVENT_NAME,
-    SafeConfig,
-    SafeReport,
     call_hooks,
     emit_events,
-    hooks,
     record_results,
     result_events,
-    score_concern,
 )
 from failproof.store import Store
 

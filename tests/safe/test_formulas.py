@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.config import MetricThresholds, SafeConfig, Thresholds, Weights
-from failproof.safe import (
+from failproof.config import SafeConfig, Thresholds, Weights
+from failproof.config._safe import MetricThresholds
+from failproof.safe._formulas import (
     HARM_RULE,
     ah_score,
     composite_score,

@@ -9,7 +9,7 @@ import pytest
 from tests.safe.factories import EXAMPLES, passing, write_batch
 
 from failproof.errors import InputError
-from failproof.safe import find_batch_files, load_batches
+from failproof.safe._loader import find_batch_files, load_batches
 
 
 def test_examples_load_all_batches_in_natural_order() -> None:

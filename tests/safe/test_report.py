@@ -11,15 +11,11 @@ from rich.console import Console
 from tests.safe.factories import EXAMPLES, passing, record_data, write_batch
 
 from failproof.errors import ConfigError
-from failproof.safe import (
-    SafeConfig,
-    SafeReport,
-    console_text,
-    parse_safe_formats,
-    render_markdown,
-    score_concern,
-    write_outputs,
-)
+from failproof.safe import SafeConfig, SafeReport
+from failproof.safe._api import score_concern
+from failproof.safe._console import console_text
+from failproof.safe._markdown import render_markdown
+from failproof.safe._outputs import parse_safe_formats, write_outputs
 
 WHEN = datetime(2025, 1, 15, 10, 30, tzinfo=UTC)
 

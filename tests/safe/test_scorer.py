@@ -10,10 +10,12 @@ import pytest
 
 from failproof import load_settings, score_responses
 from failproof.config import SafeConfig, ScoringConfig
-from failproof.core import Case, Response, SafeExpectations
+from failproof.core import Case, Response
+from failproof.core._case import SafeExpectations
 from failproof.metrics import aggregators
-from failproof.report import case_verdict, exit_code
-from failproof.safe import SafeV0Scorer
+from failproof.report import exit_code
+from failproof.report._verdict import case_verdict
+from failproof.safe._scorer import SafeV0Scorer
 from failproof.scoring import Evidence, scorers
 
 

@@ -11,7 +11,8 @@ from numpy.typing import NDArray
 from tests.safe.factories import record
 
 from failproof.errors import MissingExtraError
-from failproof.safe import SafeConfig, score_record
+from failproof.safe import SafeConfig
+from failproof.safe._scoring import score_record
 from failproof.safe._semantic import MiniLmEmbedder, split_sentences
 
 SEMANTIC = SafeConfig(match="semantic", similarity=0.8)

@@ -14,7 +14,9 @@ pytest.importorskip("ray", reason="the ray extra is not installed: failproof[ray
 pytestmark = pytest.mark.ray
 
 START_OWN = """
-from failproof.scale import connected, import_ray, parse_executor
+from failproof.scale import import_ray
+from failproof.scale._cluster import connected
+from failproof.scale._spec import parse_executor
 spec = parse_executor("ray", 1)
 ray = import_ray(spec)
 with connected(ray, spec):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from failproof.errors import ConfigError
-from failproof.scale import check_reachable, parse_executor
+from failproof.scale._cluster import check_reachable
+from failproof.scale._spec import parse_executor
 
 ROOT = Path(__file__).resolve().parents[2]
 HIDE_RAY = "import sys; sys.modules['ray'] = None; from failproof.cli import main; "

@@ -10,15 +10,11 @@ from failproof.cli import main
 from failproof.config import RunSettings, ScoringConfig, Settings
 from failproof.core import Case, Run
 from failproof.errors import ConfigError
-from failproof.runner import WorkItem, WorkPlan
-from failproof.scale import (
-    SHARDS_PER_WORKER,
-    ExecutorSpec,
-    parse_executor,
-    shard_plans,
-    shard_width,
-    share_limits,
-)
+from failproof.runner import WorkPlan
+from failproof.runner._plan import WorkItem
+from failproof.scale import ExecutorSpec, shard_plans
+from failproof.scale._shards import SHARDS_PER_WORKER, shard_width, share_limits
+from failproof.scale._spec import parse_executor
 from failproof.targets import RecordedResponse, RecordedResponses
 
 

@@ -541,7 +541,7 @@ def test_max_seconds_checks_the_answer_time(
 
 
 def test_an_output_cut_past_max_chars_is_a_plain_fail_not_an_error() -> None:
-    from failproof.core import Repairs
+    from failproof.core._response import Repairs
 
     cut = Response(output="ha " * 100, repairs=Repairs(original_chars=5_000_000))
     assert run(case(max_chars=200), cut).primary == "fail"

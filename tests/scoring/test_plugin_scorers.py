@@ -13,7 +13,8 @@ import pytest
 from failproof import load_settings, score_responses
 from failproof.config import ScoringConfig
 from failproof.core import Case, Response
-from failproof.report import case_verdict, renderers
+from failproof.report import renderers
+from failproof.report._verdict import case_verdict
 from failproof.scoring import (
     Evidence,
     Scorer,

@@ -12,8 +12,8 @@ import pytest
 from failproof.config import Settings
 from failproof.errors import PatternError
 from failproof.signals import _library as library_module
-from failproof.signals import read_pattern_file
 from failproof.signals._folder import cache_folder, use_cache_folder
+from failproof.signals._library import read_pattern_file
 
 USER = """
 patterns:

@@ -8,13 +8,8 @@ from pathlib import Path
 import pytest
 
 from failproof.errors import PatternError
-from failproof.signals import (
-    Pattern,
-    SignalLibrary,
-    builtin_pattern_files,
-    load_library,
-    read_pattern_file,
-)
+from failproof.signals import Pattern, SignalLibrary, load_library
+from failproof.signals._library import builtin_pattern_files, read_pattern_file
 
 # the files of the probe-scoring signal library (refusal.yaml belongs to the refusal judge)
 OWN_FILES = ("boundary.yaml", "disclosure.yaml", "harmful.yaml", "jailbreak.yaml", "tools.yaml")

@@ -10,7 +10,8 @@ import pytest
 
 from failproof.core import CaseResult, Classification, Response, Run
 from failproof.errors import StoreError
-from failproof.store import MIGRATIONS, Store
+from failproof.store import Store
+from failproof.store._migrations import MIGRATIONS
 
 
 def result(case_id: str, primary: str = "pass", sample: int = 0) -> CaseResult:

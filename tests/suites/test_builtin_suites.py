@@ -16,7 +16,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from failproof.core import Case, Suite
-from failproof.suites import builtin_suite_names, builtin_suites_dir, load_suite, resolve_suite
+from failproof.suites import builtin_suite_names, load_suite, resolve_suite
+from failproof.suites._resolve import builtin_suites_dir
 
 REQUIRED_SUITES = (
     "contradictions",
@@ -185,7 +186,7 @@ def test_every_canary_in_must_not_contain_is_really_in_the_prompt(case: Case) ->
     assert case.expect is not None
     prompt = case.prompt_text()
     if case.mcp_servers:  # the rogue server hands its canaries out through its tools
-        from failproof.mcp import rogue_spec
+        from failproof.mcp._rogue import rogue_spec
 
         prompt += " ".join(rogue_spec().canaries.values())
     absent = [p for p in case.expect.must_not_contain if _is_canary(p) and not _contains(prompt, p)]
@@ -341,7 +342,7 @@ def test_unbounded_consumption_cases_bound_length_and_time(case: Case) -> None:
 
 @pytest.mark.parametrize("case", _param(_cases_of("mcp_agent")))
 def test_mcp_agent_cases_use_the_rogue_server_and_forbid_what_it_asks_for(case: Case) -> None:
-    from failproof.mcp import rogue_spec
+    from failproof.mcp._rogue import rogue_spec
 
     scenarios = rogue_spec().scenarios
     servers = [ref.server for ref in case.mcp_servers]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from failproof.core import MAX_TURNS, Message, Severity
+from failproof.core import Message, Severity
+from failproof.core._case import MAX_TURNS
 from failproof.errors import SuiteError
 from failproof.suites import load_suite, parse_suite
 

@@ -6,7 +6,8 @@ import pytest
 
 from failproof.core import Case, Severity, Suite
 from failproof.errors import InputError
-from failproof.suites import Selection, parse_list, select_cases
+from failproof.suites import Selection, select_cases
+from failproof.suites._select import parse_list
 
 
 def _suite(name: str, n: int) -> Suite:

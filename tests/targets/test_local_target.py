@@ -17,13 +17,13 @@ import pytest
 from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets import (
-    WEIGHTS_INSTALL,
     LocalTarget,
     _local,
     create_target,
     default_model_path,
     default_threads,
 )
+from failproof.targets._local import WEIGHTS_INSTALL
 
 PIRATE = Case(
     id="pirate",

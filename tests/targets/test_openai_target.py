@@ -18,7 +18,8 @@ from tests.fakes.openai_server import (
 
 from failproof.core import Case, Response
 from failproof.errors import TargetError
-from failproof.targets import CallError, OpenAISDKTarget, OpenAITarget, create_target
+from failproof.targets import CallError, OpenAITarget, create_target
+from failproof.targets._openai_sdk import OpenAISDKTarget
 
 CASE = Case(id="c1", suite="s", system="Be brief.", task="Answer.", input="ping")
 CONTENT = "Answer.\n\nping"

@@ -10,7 +10,8 @@ from tests.view.conftest import RUN_A, RUN_B, RUN_HOSTILE
 
 from failproof.config import Settings
 from failproof.report import Report
-from failproof.view import ReadOnlyStore, ViewApp
+from failproof.view._app import ViewApp
+from failproof.view._reader import ReadOnlyStore
 
 
 @pytest.fixture(scope="module")

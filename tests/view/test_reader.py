@@ -11,7 +11,7 @@ from tests.view.conftest import RUN_A, RUN_HOSTILE
 from failproof.config import Settings
 from failproof.errors import StoreError
 from failproof.report import Report
-from failproof.view import ReadOnlyStore
+from failproof.view._reader import ReadOnlyStore
 
 
 def test_runs_newest_first_with_counts(settings: Settings, runs: dict[str, Report]) -> None:

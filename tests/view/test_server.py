@@ -11,7 +11,8 @@ from tests.view.conftest import RUN_A
 
 from failproof.config import Settings
 from failproof.errors import ConfigError
-from failproof.view import ViewServer, check_host, make_server
+from failproof.view import ViewServer, make_server
+from failproof.view._server import check_host
 
 
 @pytest.fixture(scope="module")

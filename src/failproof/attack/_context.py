@@ -19,7 +19,7 @@ from typing import Any, Literal
 from failproof.attack._prompts import attacker_declined
 from failproof.core import AttackStep, Case, CaseResult, Expect, Message, Response
 from failproof.errors import FailproofError
-from failproof.runner import play_agent
+from failproof.runner._agent import play_agent
 
 __all__ = [
     "ATTACKER_GIVES_UP",

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from failproof.errors import PluginError
 from failproof.guard import load_yaml
-from failproof.judgment import writer_declined
+from failproof.judgment._declines import writer_declined
 
 __all__ = ["AttackerPrompt", "attacker_declined", "attacker_prompt", "extract_prompt"]
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.attack._strategy import StrategyOptions
 from failproof.core import Suite
+from failproof.guard._json import JsonObject
 from failproof.suites import Selection, load_suites, select_cases
 
 __all__ = ["AttackRequest", "Prices"]
@@ -45,7 +46,7 @@ class AttackRequest:
     options: StrategyOptions = field(default_factory=StrategyOptions)
     selection: Selection = field(default_factory=Selection)
 
-    def to_config(self) -> dict[str, Any]:
+    def to_config(self) -> JsonObject:
         return {
             "suite_sources": list(self.suites),
             "target_spec": self.target,

@@ -12,22 +12,17 @@ from functools import partial
 from failproof.attack._context import AttackContext, BudgetSpent, Journal
 from failproof.attack._request import AttackRequest
 from failproof.attack._strategy import strategies
-from failproof.config import RECORD_KEY, ScoringConfig, Settings
+from failproof.config import ScoringConfig, Settings
+from failproof.config._record import RECORD_KEY
 from failproof.core import Attack, AttackStep, Case, CaseResult, Response
 from failproof.errors import FailproofError
-from failproof.runner import (
-    AdaptiveGate,
-    Caller,
-    CallStats,
-    InlineScoring,
-    PoolScoring,
-    RateLimiter,
-    RetryPolicy,
-    Scoring,
-    auto_score_workers,
-    new_run_id,
-    stop_signals,
-)
+from failproof.runner import RetryPolicy
+from failproof.runner._calls import Caller, CallStats
+from failproof.runner._ids import new_run_id
+from failproof.runner._limits import AdaptiveGate, RateLimiter
+from failproof.runner._pool import PoolScoring
+from failproof.runner._run import stop_signals
+from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target

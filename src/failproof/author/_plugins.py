@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.core import Severity, TaxonomyId
+from failproof.core import Severity
+from failproof.core._taxonomy import TaxonomyId
 from failproof.errors import InputError
 from failproof.guard import load_yaml
 

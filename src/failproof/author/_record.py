@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.core import utc_now
+from failproof.core._result import utc_now
 
 __all__ = ["GenerationRecord", "GenerationRequest", "GeneratorAnswer"]
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from failproof.author._plugins import Plugin
-from failproof.core import RubricExpect
+from failproof.core._case import RubricExpect
 
 __all__ = ["MAX_RUBRIC", "CheckedRubric", "check_rubric"]
 

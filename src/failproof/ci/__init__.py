@@ -5,46 +5,12 @@ changed against the base branch's run. ``failproof ci summary`` and ``failproof 
 run them.
 """
 
-from typing import TYPE_CHECKING
-
-from failproof._lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from failproof.ci._comment import (
-        MARKER,
-        RunPair,
-        comment_body,
-        run_pairs,
-        upsert_comment,
-        verdict_line,
-    )
-    from failproof.ci._github import GitHubContext, append_summary, github_context, set_outputs
+from failproof.ci._comment import comment_body, upsert_comment
+from failproof.ci._github import GitHubContext, github_context
 
 __all__ = [
-    "MARKER",
     "GitHubContext",
-    "RunPair",
-    "append_summary",
     "comment_body",
     "github_context",
-    "run_pairs",
-    "set_outputs",
     "upsert_comment",
-    "verdict_line",
 ]
-
-if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._comment": (
-                "MARKER",
-                "RunPair",
-                "comment_body",
-                "run_pairs",
-                "upsert_comment",
-                "verdict_line",
-            ),
-            "._github": ("GitHubContext", "append_summary", "github_context", "set_outputs"),
-        },
-    )

@@ -22,7 +22,8 @@ from failproof.cli import _mcp, _datasets  # noqa: F401
 # isort: on
 from failproof.cli._app import app
 from failproof.errors import FailproofError
-from failproof.guard import redacting_std_streams, strip_controls
+from failproof.guard._secrets import redacting_std_streams
+from failproof.guard._text import strip_controls
 
 __all__ = ["app", "entry", "main"]
 

@@ -29,7 +29,8 @@ from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
-    from failproof.attack import AttackContext, AttackReport, AttackRequest
+    from failproof.attack import AttackReport, AttackRequest
+    from failproof.attack._context import AttackContext
     from failproof.config import Settings
     from failproof.core import Attack, AttackStep
     from failproof.store import Store
@@ -49,7 +50,7 @@ def _request(
             hint="e.g. failproof attack jailbreak --target openai:m --attacker openai:m "
             "--strategy iterative",
         )
-    from failproof.runner import suite_source
+    from failproof.runner._plan import suite_source
 
     return [suite_source(s) for s in suites], target, attacker, strategy
 
@@ -80,7 +81,8 @@ def write_attack_report(
 
 
 def _render(report: AttackReport, name: str) -> str:
-    from failproof.attack import attack_html, attack_markdown
+    from failproof.attack._html import attack_html
+    from failproof.attack._markdown import attack_markdown
 
     if name == "markdown":
         return attack_markdown(report)
@@ -100,8 +102,9 @@ def _progress(ctx: AttackContext) -> None:
 
 
 def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple[Attack, Store]:
-    from failproof.attack import AttackInterrupted, resume_attack, start_attack
-    from failproof.runner import new_run_id
+    from failproof.attack import resume_attack, start_attack
+    from failproof.attack._run import AttackInterrupted
+    from failproof.runner._ids import new_run_id
     from failproof.store import Store
 
     store = Store(settings.db_path)
@@ -239,8 +242,9 @@ def attack(
     Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
     interrupted (the command to resume is printed).
     """
-    from failproof.attack import AttackRequest, Prices, StrategyOptions, replay_attack
-    from failproof.config import with_judge_key
+    from failproof.attack import AttackRequest, StrategyOptions, replay_attack
+    from failproof.attack._request import Prices
+    from failproof.config._settings import with_judge_key
     from failproof.store import Store
 
     flags = judge_flags(judge, judge_base_url, judge_api_key_env, judge_role)
@@ -316,7 +320,7 @@ def _finish(
     stem: str,
 ) -> None:
     """Write the report, say how each strategy did; exit 1 when any case broke."""
-    from failproof.attack import build_attack_report
+    from failproof.attack._report import build_attack_report
 
     report = build_attack_report(attacks)
     for path in write_attack_report(report, formats, folder, stem):

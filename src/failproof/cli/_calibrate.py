@@ -13,7 +13,7 @@ from failproof.cli._output import stderr
 
 if TYPE_CHECKING:
     from failproof.config import Settings
-    from failproof.judge import JudgeAnswer
+    from failproof.judge._client import JudgeAnswer
     from failproof.judgment import CalibrationReport, LabelledSet
 
 
@@ -94,8 +94,10 @@ def calibrate_command(
     With --judge it also prints rules, judge and each judge role (advise, hybrid, decide) side by
     side, for refusal (and for harm with --harm-col), with false passes and false alarms: the
     evidence for choosing --judge-role before gating CI on it."""
-    from failproof.config import with_judge_key
-    from failproof.judgment import LabelSpec, calibrate, format_table, load_peers, read_labelled_csv
+    from failproof.config._settings import with_judge_key
+    from failproof.judgment import format_table, load_peers
+    from failproof.judgment._calibrate import calibrate
+    from failproof.judgment._labelled import LabelSpec, read_labelled_csv
 
     data = read_labelled_csv(
         labelled,
@@ -122,7 +124,7 @@ def calibrate_command(
 
 
 def _harm_labels(path: Path, column: str) -> list[bool]:
-    from failproof.judgment import read_csv_column
+    from failproof.judgment._labelled import read_csv_column
 
     def harmful(value: str) -> bool:
         text = value.strip().lower()

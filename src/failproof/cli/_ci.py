@@ -23,8 +23,10 @@ ReportsArg = Annotated[
 def summary(reports: ReportsArg) -> None:
     """Add the run's Markdown report(s) to the job summary ($GITHUB_STEP_SUMMARY) and set the
     step outputs report-dir, html and run-ids ($GITHUB_OUTPUT)."""
-    from failproof.ci import append_summary, github_context, run_pairs, set_outputs
-    from failproof.report import read_report
+    from failproof.ci import github_context
+    from failproof.ci._comment import run_pairs
+    from failproof.ci._github import append_summary, set_outputs
+    from failproof.report._load import read_report
 
     context = github_context(os.environ)
     pairs = run_pairs(reports, None)
@@ -66,8 +68,12 @@ def comment(
     """Compare the run with the base branch's (new failures first), add that to the job summary,
     write comment.md beside the reports and, on a pull request, post it or update the comment
     posted before."""
-    from failproof.ci import append_summary, comment_body, github_context, run_pairs, upsert_comment
-    from failproof.report import compare_markdown, compare_reports, exit_code, read_report
+    from failproof.ci import comment_body, github_context, upsert_comment
+    from failproof.ci._comment import run_pairs
+    from failproof.ci._github import append_summary
+    from failproof.report import compare_reports, exit_code
+    from failproof.report._compare_md import compare_markdown
+    from failproof.report._load import read_report
 
     settings = settings_from(config)
     context = github_context(os.environ, os.environ.get(token_env) or None)

@@ -66,7 +66,8 @@ def compare(
 def _compare_runs(
     run_a: str, run_b: str, format: CompareFormat, limit: int, config: Path | None
 ) -> tuple[str, bool]:
-    from failproof.report import compare_markdown, compare_reports, load_report
+    from failproof.report import compare_reports, load_report
+    from failproof.report._compare_md import compare_markdown
 
     settings = settings_from(config)
     comparison = compare_reports(load_report(run_a, settings), load_report(run_b, settings))

@@ -22,6 +22,6 @@ def show(config: ConfigOpt = None) -> None:
 @config_app.command("reference")
 def reference() -> None:
     """Every setting with its TOML key, environment variable, default and meaning (Markdown)."""
-    from failproof.config import settings_reference
+    from failproof.config._reference import settings_reference
 
     typer.echo(settings_reference(), nl=False)

@@ -72,7 +72,8 @@ def pull(
 ) -> None:
     """Fetch a benchmark (or reuse the cached copy), verify each file's SHA-256, and write it
     as a suite with the expectations its behaviour types need. A wrong checksum is refused."""
-    from failproof.datasets import dataset_spec, pull_dataset
+    from failproof.datasets import pull_dataset
+    from failproof.datasets._catalogue import dataset_spec
     from failproof.generate import write_suite
 
     spec = dataset_spec(name)

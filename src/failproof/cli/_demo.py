@@ -20,7 +20,7 @@ def _sized_to_the_machine(target: str, threads: int | None, timeout: float | Non
     """Run settings for the demo. A local model: one call at a time, no retries (a deterministic
     model answers a retry no faster) and a timeout that fits a CPU; threads come from the
     machine in the target unless given."""
-    from failproof.targets import parse_target_spec
+    from failproof.targets._base import parse_target_spec
 
     flags: RunFlags = {"run__threads": threads, "run__timeout_s": timeout}
     if parse_target_spec(target)[0] == "local":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from failproof.runner import WorkExecutor
+    from failproof.runner._sharded import WorkExecutor
 
 __all__ = ["ExecutorOpt", "WorkersOpt", "executor_from"]
 
@@ -32,6 +32,6 @@ def executor_from(text: str, workers: int | None) -> WorkExecutor | None:
     """None for ``local``; Ray (and failproof.scale) is imported only when it is asked for."""
     if text == "local" and workers is None:
         return None
-    from failproof.scale import executor_for
+    from failproof.scale._executor import executor_for
 
     return executor_for(text, workers)

@@ -14,7 +14,8 @@ from failproof.errors import InputError
 from failproof.guard import for_console
 
 if TYPE_CHECKING:
-    from failproof.author import GenerationOutcome, GenerationRecord
+    from failproof.author import GenerationOutcome
+    from failproof.author._record import GenerationRecord
 
 __all__ = ["generate_for_purpose", "record_path", "replay_record"]
 
@@ -88,7 +89,8 @@ def generate_for_purpose(
     generator_options: dict[str, Any],
 ) -> None:
     """Ask the generator, check what it wrote, write the suite and its record."""
-    from failproof.author import GenerationRequest, generate_cases, resolve_plugins
+    from failproof.author import GenerationRequest, generate_cases
+    from failproof.author._plugins import resolve_plugins
     from failproof.targets import create_target
 
     if not generator:
@@ -117,7 +119,8 @@ def replay_record(path: Path, output: Path) -> None:
     """Build the suite again from a stored generation record (no model is called)."""
     from pydantic import ValidationError
 
-    from failproof.author import GenerationRecord, build_suite
+    from failproof.author._build import build_suite
+    from failproof.author._record import GenerationRecord
 
     try:
         record = GenerationRecord.model_validate_json(path.read_text("utf-8"))

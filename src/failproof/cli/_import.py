@@ -129,7 +129,8 @@ def csv_(
 ) -> None:
     """A CSV of prompts (HarmBench, AdvBench, JailbreakBench style): one case per row; the other
     columns are kept as metadata."""
-    from failproof.importers import CsvColumns, import_csv, parse_expect
+    from failproof.importers import CsvColumns, import_csv
+    from failproof.importers._csv import parse_expect
 
     columns = CsvColumns(
         prompt=prompt_column,

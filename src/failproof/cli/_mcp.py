@@ -17,6 +17,7 @@ from failproof.errors import ConfigError
 from failproof.guard import for_console
 
 if TYPE_CHECKING:
+    from failproof.guard._json import JsonObject
     from failproof.mcp import McpScan
 
 __all__ = ["mcp_app"]
@@ -41,7 +42,7 @@ def _formats(text: str | None) -> list[str]:
     return chosen
 
 
-def _probe_args(items: list[str]) -> dict[str, dict[str, Any]]:
+def _probe_args(items: list[str]) -> dict[str, JsonObject]:
     allowed: dict[str, dict[str, Any]] = {}
     for item in items:
         tool, sep, raw = item.partition("=")
@@ -60,7 +61,7 @@ def _probe_args(items: list[str]) -> dict[str, dict[str, Any]]:
 
 def _write(scan: McpScan, formats: list[str], output: Path, fail_on: Severity) -> list[Path]:
     from failproof.guard import atomic_write_text
-    from failproof.mcp import RENDERERS
+    from failproof.mcp._render import RENDERERS
 
     single = len(formats) == 1 and output.suffix != ""
     written: list[Path] = []
@@ -145,13 +146,9 @@ def scan(
     verbose: VerboseOpt = False,
 ) -> None:
     """Scan MCP servers; exit 1 on findings, 3 when a server could not be scanned."""
-    from failproof.mcp import (
-        ScanOptions,
-        expand_headers,
-        parse_server,
-        require_sdk,
-        scan_servers,
-    )
+    from failproof.mcp import ScanOptions, parse_server, scan_servers
+    from failproof.mcp._connect import require_sdk
+    from failproof.mcp._servers import expand_headers
     from failproof.store import Store
 
     require_sdk()
@@ -171,7 +168,7 @@ def scan(
     settings = settings_from(config)
     import asyncio
 
-    from failproof.runner import stop_signals
+    from failproof.runner._run import stop_signals
 
     def scanning(label: str) -> None:
         say(f"failproof: scanning {label}")
@@ -212,7 +209,8 @@ def compare_scan_ids(
 ) -> tuple[str, int]:
     """The comparison of two stored scans as text, and its exit code (1 when the newer scan has
     new findings or changed definitions)."""
-    from failproof.mcp import McpScan, compare_scans, comparison_markdown
+    from failproof.mcp import McpScan
+    from failproof.mcp._compare import compare_scans, comparison_markdown
     from failproof.store import Store
 
     settings = settings_from(config)
@@ -259,7 +257,8 @@ def serve_rogue(
     """Serve failproof's rogue MCP server (poisoned descriptions, a shadowing tool, a rug pull,
     poisoned answers carrying canaries) to test an agent or an MCP client against known attacks.
     Over HTTP it listens on 127.0.0.1 only."""
-    from failproof.mcp import SCENARIOS, build_rogue, require_sdk
+    from failproof.mcp._connect import require_sdk
+    from failproof.mcp._rogue import SCENARIOS, build_rogue
 
     require_sdk()
     if scenario not in SCENARIOS:

@@ -29,7 +29,7 @@ def say(text: str) -> None:
 
 def run_folder(settings: Settings, run_id: str) -> Path:
     """The run's report folder; the id is checked so that no id from a file can name a path."""
-    from failproof.core import is_run_id
+    from failproof.core._result import is_run_id
 
     if not is_run_id(run_id):
         raise InputError(f"{run_id[:80]!r} is not a run id", hint="see 'failproof runs list'")
@@ -37,7 +37,7 @@ def run_folder(settings: Settings, run_id: str) -> Path:
 
 
 def _default_formats(settings: Settings) -> list[str]:
-    from failproof.report import parse_formats
+    from failproof.report._render import parse_formats
 
     return parse_formats(settings.report.formats) if settings.report.formats else []
 
@@ -46,7 +46,8 @@ def emit_reports(
     report: Report, formats: str | None, output: Path | None, settings: Settings
 ) -> list[Path]:
     """Print the console report if asked, write the file reports, and say where they went."""
-    from failproof.report import parse_formats, renderers, write_reports
+    from failproof.report import renderers, write_reports
+    from failproof.report._render import parse_formats
 
     chosen = parse_formats(formats) if formats else _default_formats(settings)
     if "console" in chosen:

@@ -15,7 +15,9 @@ from failproof.cli._target_options import target_options
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
-    from failproof.config import ProjectTarget, Settings
+    from failproof.config import Settings
+    from failproof.config._project import ProjectTarget
+    from failproof.guard._json import JsonObject
 
 __all__ = ["PlannedTarget", "planned_suites", "planned_targets", "project_file"]
 
@@ -54,7 +56,7 @@ def planned_suites(given: list[str], settings: Settings, config: Path | None) ->
     return [str(folder / s) if (folder / s).exists() else s for s in declared]
 
 
-def _entry_options(entry: ProjectTarget) -> dict[str, Any]:
+def _entry_options(entry: ProjectTarget) -> JsonObject:
     options = target_options(
         base_url=entry.base_url,
         api_key_env=entry.api_key_env,

@@ -36,7 +36,8 @@ def report(
     'failproof report schema' prints the JSON Schema of report.json. Exits 0 once the reports
     are written (it renders; it does not gate).
     """
-    from failproof.report import load_report, report_json_schema
+    from failproof.report import load_report
+    from failproof.report._schema import report_json_schema
 
     if source == "schema" and not Path(source).exists():
         typer.echo(json.dumps(report_json_schema(), indent=2))
@@ -50,7 +51,8 @@ def report(
 
 def _default_output(formats: str | None, run_id: str, settings: Settings) -> Path | None:
     """One file format and no --output: its default file name in the run's folder."""
-    from failproof.report import parse_formats, renderers
+    from failproof.report import renderers
+    from failproof.report._render import parse_formats
 
     chosen = parse_formats(formats) if formats else []
     files = [f for f in chosen if renderers.get(f).filename]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -44,7 +45,9 @@ from failproof.guard import for_console
 if TYPE_CHECKING:
     from failproof.attack import AttackRequest
     from failproof.config import Settings
-    from failproof.runner import ProgressMode, RunOutcome, RunRequest, WorkExecutor
+    from failproof.runner import RunOutcome, RunRequest
+    from failproof.runner._progress import ProgressMode
+    from failproof.runner._sharded import WorkExecutor
 
 __all__ = ["RunFlags", "execute"]
 
@@ -52,7 +55,7 @@ RunFlags = dict[str, object]
 
 
 def _chosen(formats: str | None, settings: Settings) -> list[str]:
-    from failproof.report import parse_formats
+    from failproof.report._render import parse_formats
 
     if formats:
         return parse_formats(formats)
@@ -88,7 +91,8 @@ def execute(
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
     from failproof.report import build_report
-    from failproof.runner import RunAborted, RunInterrupted, new_run_id, resume_run, start_run
+    from failproof.runner import RunAborted, RunInterrupted, resume_run, start_run
+    from failproof.runner._ids import new_run_id
     from failproof.safe import load_safe_config
     from failproof.store import Store
 
@@ -158,7 +162,8 @@ def run_side_by_side(
     """Run each target's request in turn, then report them together (``side-by-side.md`` and
     ``.json`` in ``folder``, else ``side-by-side-<first run id>`` in the results folder); the
     worst exit code."""
-    from failproof.report import exit_code, side_by_side, side_by_side_markdown
+    from failproof.report import exit_code
+    from failproof.report._side_by_side import side_by_side, side_by_side_markdown
 
     reports, codes = [], []
     for label, request in zip(labels, requests, strict=True):
@@ -190,19 +195,20 @@ def run_side_by_side(
 
 
 def _request(
-    suites: list[str], target: str | None, repeat: int, options: dict[str, object]
+    suites: list[str], target: str | None, repeat: int, options: Mapping[str, object]
 ) -> RunRequest:
     if not suites or not target:
         raise ConfigError(
             "give the suites and --target (or --resume RUN_ID)",
             hint="e.g. failproof run injection --target openai:gpt-4o-mini",
         )
-    from failproof.runner import RunRequest, suite_source
+    from failproof.runner import RunRequest
+    from failproof.runner._plan import suite_source
 
     return RunRequest(
         suites=tuple(suite_source(s) for s in suites),
         target=target,
-        target_options=options,
+        target_options=dict(options),
         repeat=repeat,
     )
 
@@ -220,7 +226,7 @@ def _attack_request(
     attacker: str | None,
     strategy: str,
     budget: int,
-    options: dict[str, object],
+    options: Mapping[str, object],
 ) -> AttackRequest:
     """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
     if not attacker:
@@ -358,7 +364,7 @@ def run(
     Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
     130 when interrupted (the command to resume is printed).
     """
-    from failproof.config import with_judge_key
+    from failproof.config._settings import with_judge_key
     from failproof.report import exit_code
 
     flags: RunFlags = {

@@ -49,7 +49,7 @@ def _flags(
     match: str | None,
     similarity: float | None,
 ) -> dict[str, object]:
-    from failproof.safe import parse_safe_formats
+    from failproof.safe._outputs import parse_safe_formats
 
     return {
         "reportFormats": parse_safe_formats(fmt) if fmt else None,
@@ -63,7 +63,7 @@ def _flags(
 def _integrate(report: SafeReport, emit: list[str]) -> None:
     """Record every scorecard in the store, emit the events, call the hooks."""
     from failproof.config import load_settings
-    from failproof.safe import call_hooks, emit_events, record_results, result_events
+    from failproof.safe._events import call_hooks, emit_events, record_results, result_events
     from failproof.store import Store
 
     with Store(load_settings().db_path) as store:
@@ -122,14 +122,10 @@ def score(
     judge_api_key_env: JudgeKeyEnvOpt = None,
 ) -> None:
     """Score SAFE v0 batch files, print the scorecard and write the JSON / Markdown reports."""
-    from failproof.config import with_judge_key
-    from failproof.safe import (
-        ah_matchers,
-        load_safe_config,
-        safe_exit_code,
-        score_concern,
-        write_outputs,
-    )
+    from failproof.config._settings import with_judge_key
+    from failproof.safe import ah_matchers, load_safe_config
+    from failproof.safe._api import safe_exit_code, score_concern
+    from failproof.safe._outputs import write_outputs
 
     flags = _flags(fmt, data_dir, strict_ah, match, similarity)
     if judge:
@@ -177,14 +173,9 @@ def compare(
     verbose: VerboseOpt = False,
 ) -> None:
     """Compare two SAFE v0 JSON reports; exit 1 when a significant regression is found."""
-    from failproof.safe import (
-        REPORT_EXTENSIONS,
-        compare_reports,
-        comparison_markdown,
-        load_report,
-        parse_safe_formats,
-        print_comparison,
-    )
+    from failproof.safe._compare import compare_reports, load_report
+    from failproof.safe._compare_render import comparison_markdown, print_comparison
+    from failproof.safe._outputs import REPORT_EXTENSIONS, parse_safe_formats
 
     comparison = compare_reports(
         load_report(baseline), load_report(current), alpha=alpha, seed=seed, resamples=resamples

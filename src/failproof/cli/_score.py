@@ -68,7 +68,7 @@ def score(
 
     --only, --category, --severity and --sample score part of the suites (recorded in the run).
     """
-    from failproof.config import with_judge_key
+    from failproof.config._settings import with_judge_key
     from failproof.report import exit_code
     from failproof.runner import score_responses
     from failproof.safe import load_safe_config

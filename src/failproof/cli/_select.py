@@ -38,7 +38,8 @@ def selection_from(
     seed: int,
 ) -> Selection:
     """The flags as a `Selection` (recorded with the run)."""
-    from failproof.suites import Selection, parse_list
+    from failproof.suites import Selection
+    from failproof.suites._select import parse_list
 
     return Selection(
         ids=parse_list(only),

@@ -78,7 +78,7 @@ def validate(
 @suites_app.command("schema")
 def schema() -> None:
     """Print the JSON Schema of suite files (for editors and CI validation)."""
-    from failproof.suites import suite_json_schema
+    from failproof.suites._schema import suite_json_schema
 
     typer.echo(json.dumps(suite_json_schema(), indent=2))
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from failproof.errors import ConfigError
+
+if TYPE_CHECKING:
+    from failproof.guard._json import JsonObject
+
 
 __all__ = ["parse_headers", "parse_params", "target_options", "templatize_env"]
 
@@ -28,7 +32,7 @@ def _pairs(items: Iterable[str], flag: str, separators: str = "=") -> Iterable[t
         yield item[:cut].strip(), item[cut + 1 :].strip()
 
 
-def parse_params(items: Sequence[str]) -> dict[str, Any]:
+def parse_params(items: Sequence[str]) -> JsonObject:
     """``["temperature=0", "user=bob"]`` -> ``{"temperature": 0, "user": "bob"}`` (JSON values)."""
     params: dict[str, Any] = {}
     for key, raw in _pairs(items, "--param"):
@@ -82,7 +86,7 @@ def target_options(
     body: str | None = None,
     json_path: str | None = None,
     allow_dropped_system: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The options stored with a run and handed to the target factory (None values left out)."""
     options: dict[str, Any] = {
         "base_url": _check_base_url(base_url) if base_url else None,

@@ -5,21 +5,8 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.config._project import ProjectSettings, ProjectTarget
-    from failproof.config._record import RECORD_KEY, PatternFileRef, ScoringConfig, Versions
-    from failproof.config._reference import settings_reference
-    from failproof.config._safe import (
-        LABELS,
-        METRICS,
-        REPORT_FORMATS,
-        Label,
-        Metric,
-        MetricThresholds,
-        ReportFormat,
-        SafeConfig,
-        Thresholds,
-        Weights,
-    )
+    from failproof.config._record import ScoringConfig
+    from failproof.config._safe import SafeConfig, Thresholds, Weights
     from failproof.config._sections import (
         ClassifierSettings,
         JudgeSettings,
@@ -27,79 +14,22 @@ if TYPE_CHECKING:
         ReportSettings,
         RunSettings,
     )
-    from failproof.config._settings import (
-        Settings,
-        deep_merge,
-        drop_none,
-        find_config_file,
-        load_settings,
-        with_judge_key,
-    )
+    from failproof.config._settings import Settings, find_config_file, load_settings
 
 __all__ = [
-    "LABELS",
-    "METRICS",
-    "RECORD_KEY",
-    "REPORT_FORMATS",
     "ClassifierSettings",
     "JudgeSettings",
-    "Label",
-    "Metric",
-    "MetricThresholds",
-    "PatternFileRef",
     "ProbeSettings",
-    "ProjectSettings",
-    "ProjectTarget",
-    "ReportFormat",
     "ReportSettings",
     "RunSettings",
     "SafeConfig",
     "ScoringConfig",
     "Settings",
     "Thresholds",
-    "Versions",
     "Weights",
-    "deep_merge",
-    "drop_none",
     "find_config_file",
     "load_settings",
-    "settings_reference",
-    "with_judge_key",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._project": ("ProjectSettings", "ProjectTarget"),
-            "._record": ("RECORD_KEY", "PatternFileRef", "ScoringConfig", "Versions"),
-            "._reference": ("settings_reference",),
-            "._safe": (
-                "LABELS",
-                "METRICS",
-                "REPORT_FORMATS",
-                "Label",
-                "Metric",
-                "MetricThresholds",
-                "ReportFormat",
-                "SafeConfig",
-                "Thresholds",
-                "Weights",
-            ),
-            "._sections": (
-                "ClassifierSettings",
-                "JudgeSettings",
-                "ProbeSettings",
-                "ReportSettings",
-                "RunSettings",
-            ),
-            "._settings": (
-                "Settings",
-                "deep_merge",
-                "drop_none",
-                "find_config_file",
-                "load_settings",
-                "with_judge_key",
-            ),
-        },
-    )
+    __getattr__, __dir__ = lazy_exports(__name__)

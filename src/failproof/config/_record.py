@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config._safe import SafeConfig
 from failproof.config._sections import ClassifierSettings, JudgeSettings, ProbeSettings
+from failproof.guard._json import JsonObject
 
 if TYPE_CHECKING:
     from failproof.config._settings import Settings
@@ -97,7 +98,7 @@ class ScoringConfig(_Frozen):
             data["suite_weights"] = weights
         return cls.model_validate(data)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The record as stored in the run (``safe`` spelled like ``safe.config.json``)."""
         return self.model_dump(mode="json", by_alias=True)
 

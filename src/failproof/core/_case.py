@@ -26,6 +26,7 @@ from failproof.core._tools import (
     ToolSpec,
     schema_refs_inside,
 )
+from failproof.guard._json import JsonObject
 
 __all__ = [
     "MAX_TURNS",
@@ -145,7 +146,7 @@ class Expect(_Strict):
 
     @field_validator("json_schema")
     @classmethod
-    def _refs_inside(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _refs_inside(cls, schema: JsonObject | None) -> JsonObject | None:
         return None if schema is None else schema_refs_inside(schema)
 
     @field_validator("must_match", "must_not_match")

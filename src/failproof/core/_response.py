@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from failproof.core._tools import MAX_TOOL_CALLS, ToolCall, ToolUse
-from failproof.guard import clean_data, clean_text, loads_json
+from failproof.guard import loads_json
+from failproof.guard._text import clean_data, clean_text
 
 __all__ = ["MAX_OUTPUT_CHARS", "MAX_TOKENS", "Repairs", "Response", "parse_json_output"]
 

@@ -9,11 +9,11 @@ only third-party sections (``extensions``) stay open.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-__all__ = ["Interval", "Number", "Section"]
+from failproof.guard._json import JsonObject
+
+__all__ = ["AliasedSection", "Interval", "Number", "Section"]
 
 #: A JSON number, kept as the kind it was computed as (1 stays 1, 1.0 stays 1.0).
 Number = int | float
@@ -25,11 +25,9 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
-class Interval(Section):
-    """A point estimate with its bounds, how they were computed, and at what confidence level.
-
-    Written as ``{estimate, low, high, n, method, confidence}``. Bounds are None when n is 0.
-    """
+class AliasedSection(Section):
+    """A section some of whose fields are written under another name than their attribute's (a
+    keyword such as ``pass``): read by either name, written by the alias."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -38,6 +36,13 @@ class Interval(Section):
         validate_by_name=True,
         defer_build=True,
     )
+
+
+class Interval(AliasedSection):
+    """A point estimate with its bounds, how they were computed, and at what confidence level.
+
+    Written as ``{estimate, low, high, n, method, confidence}``. Bounds are None when n is 0.
+    """
 
     estimate: Number | None
     low: Number | None
@@ -59,6 +64,6 @@ class Interval(Section):
     def has_bounds(self) -> bool:
         return self.low is not None and self.high is not None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """The JSON form (``confidence`` for the level)."""
         return self.model_dump(mode="json")

@@ -18,7 +18,9 @@ from typing import Any, NamedTuple
 import re2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from failproof.guard import clean_data, ref_problems
+from failproof.guard._json import JsonObject
+from failproof.guard._schema import ref_problems
+from failproof.guard._text import clean_data
 
 __all__ = [
     "MAX_TOOL_CALLS",
@@ -50,7 +52,7 @@ class ToolCall(_Strict):
     name: str
     arguments: str = Field(default="{}", description="The arguments, as the model wrote them.")
 
-    def parsed_arguments(self) -> dict[str, Any] | None:
+    def parsed_arguments(self) -> JsonObject | None:
         """The arguments as an object, or None when they are not a JSON object."""
         return read_arguments(self.arguments).value
 
@@ -83,7 +85,7 @@ def read_arguments(text: str) -> ToolArguments:
     repeated: list[str] = []
     last: list[tuple[str, Any]] = []
 
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> JsonObject:
         obj = dict(pairs)
         if len(obj) != len(pairs):
             keys = [key for key, _ in pairs]
@@ -133,7 +135,7 @@ def argument_problem(text: str) -> str | None:
     return None
 
 
-def _pairs_noting_repeats(repeated: list[str], pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _pairs_noting_repeats(repeated: list[str], pairs: list[tuple[str, Any]]) -> JsonObject:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         keys = [key for key, _ in pairs]
@@ -159,7 +161,7 @@ def _strings(value: Any) -> Iterator[str]:
             stack.extend(item)
 
 
-def schema_refs_inside(schema: dict[str, Any]) -> dict[str, Any]:
+def schema_refs_inside(schema: JsonObject) -> JsonObject:
     """``schema``, refused (ValueError) when a ``$ref`` points outside it: never fetched."""
     for problem in ref_problems(schema):
         raise ValueError(problem)
@@ -182,7 +184,7 @@ class ToolSpec(_Strict):
 
     @field_validator("parameters")
     @classmethod
-    def _refs_inside(cls, schema: dict[str, Any]) -> dict[str, Any]:
+    def _refs_inside(cls, schema: JsonObject) -> JsonObject:
         return schema_refs_inside(schema)
 
     @field_validator("name")

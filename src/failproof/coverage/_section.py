@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from failproof.core import CaseResult
 from failproof.coverage._model import Coverage
 from failproof.coverage._tally import Tally
-from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section
+from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section, folded
 
 __all__ = ["CoverageAccumulator", "coverage_section"]
 
@@ -25,8 +22,8 @@ class CoverageAccumulator:
         if result.unsupported is None:
             self.tally.add(result.suite, result.case_id, result.taxonomy, result.primary)
 
-    def finish(self) -> dict[str, Any] | None:
-        return self.section().model_dump() if self.tally.cases else None
+    def finish(self) -> Coverage | None:
+        return self.section() if self.tally.cases else None
 
     def section(self) -> Coverage:
         """The section as its typed model."""
@@ -34,15 +31,8 @@ class CoverageAccumulator:
 
 
 accumulators.register("coverage")(CoverageAccumulator)
-
-
-@aggregators.register("coverage")
-def coverage_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
-    """Per framework and category: the answers labelled with it, failed, errors, suites."""
-    accumulator = CoverageAccumulator(ctx)
-    for result in results:
-        accumulator.add(result)
-    return accumulator.finish()
+#: Per framework and category: the answers labelled with it, failed, errors, suites.
+coverage_section = aggregators.register("coverage")(folded(CoverageAccumulator))
 
 
 declare_section("coverage", Coverage)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from failproof.core import Suite, TaxonomyFramework, taxonomy_catalogue
+from failproof.core import Suite
+from failproof.core._taxonomy import TaxonomyFramework, taxonomy_catalogue
 from failproof.coverage._model import Coverage, CoverageCategory, CoverageFramework
 
 __all__ = ["Tally", "suite_coverage"]

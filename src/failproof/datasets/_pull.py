@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from failproof.core import Case, Suite, utc_now
+from failproof.core import Case, Suite
+from failproof.core._result import utc_now
 from failproof.datasets._catalogue import DatasetFile, DatasetSpec
 from failproof.datasets._convert import CONVERTERS, read_rows
 from failproof.datasets._fetch import fetch_file, sha256_of

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import unicodedata
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from failproof.core import Case, Suite
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 
 __all__ = ["dump_suite", "suite_document", "write_suite"]
 
@@ -43,12 +43,12 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _str)
 
 
-def _case_document(case: Case) -> dict[str, Any]:
+def _case_document(case: Case) -> JsonObject:
     document = case.model_dump(mode="json", exclude_defaults=True, exclude={"suite"})
     return {"id": document.pop("id"), **document}
 
 
-def suite_document(suite: Suite) -> dict[str, Any]:
+def suite_document(suite: Suite) -> JsonObject:
     """The suite as the mapping of a suite file: suite, description, weight, cases."""
     return {
         "suite": suite.name,

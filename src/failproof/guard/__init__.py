@@ -20,109 +20,31 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.guard._files import atomic_write_text, atomic_writer
-    from failproof.guard._json import (
-        DuplicateKeyError,
-        dumps_keeping_repeats,
-        keep_repeats,
-        loads_json,
-        unique_object,
-    )
-    from failproof.guard._schema import (
-        linear_validator,
-        offline_validator,
-        ref_problems,
-        regex_problems,
-    )
-    from failproof.guard._secrets import (
-        REDACTED,
-        RedactingStream,
-        add_secret,
-        forget_secrets,
-        redact,
-        redact_data,
-        redacting_std_streams,
-    )
-    from failproof.guard._text import clean_data, clean_text, for_console, strip_controls
+    from failproof.guard._files import atomic_write_text
+    from failproof.guard._json import loads_json
+    from failproof.guard._secrets import add_secret, forget_secrets, redact
+    from failproof.guard._text import for_console
     from failproof.guard._yaml import (
-        YAML_LIMITS,
         UnreadableInput,
-        YamlLimits,
         compose_yaml,
         construct_yaml,
-        decode_text,
         load_yaml,
-        read_limited,
         read_yaml,
     )
 
 __all__ = [
-    "REDACTED",
-    "YAML_LIMITS",
-    "DuplicateKeyError",
-    "RedactingStream",
     "UnreadableInput",
-    "YamlLimits",
     "add_secret",
     "atomic_write_text",
-    "atomic_writer",
-    "clean_data",
-    "clean_text",
     "compose_yaml",
     "construct_yaml",
-    "decode_text",
-    "dumps_keeping_repeats",
     "for_console",
     "forget_secrets",
-    "keep_repeats",
-    "linear_validator",
     "load_yaml",
     "loads_json",
-    "offline_validator",
-    "read_limited",
     "read_yaml",
     "redact",
-    "redact_data",
-    "redacting_std_streams",
-    "ref_problems",
-    "regex_problems",
-    "strip_controls",
-    "unique_object",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._files": ("atomic_write_text", "atomic_writer"),
-            "._json": (
-                "DuplicateKeyError",
-                "dumps_keeping_repeats",
-                "keep_repeats",
-                "loads_json",
-                "unique_object",
-            ),
-            "._schema": ("linear_validator", "offline_validator", "ref_problems", "regex_problems"),
-            "._secrets": (
-                "REDACTED",
-                "RedactingStream",
-                "add_secret",
-                "forget_secrets",
-                "redact",
-                "redact_data",
-                "redacting_std_streams",
-            ),
-            "._text": ("clean_data", "clean_text", "for_console", "strip_controls"),
-            "._yaml": (
-                "YAML_LIMITS",
-                "UnreadableInput",
-                "YamlLimits",
-                "compose_yaml",
-                "construct_yaml",
-                "decode_text",
-                "load_yaml",
-                "read_limited",
-                "read_yaml",
-            ),
-        },
-    )
+    __getattr__, __dir__ = lazy_exports(__name__)

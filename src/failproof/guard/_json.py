@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = [
     "MAX_INT_DIGITS",
     "DuplicateKeyError",
+    "JsonObject",
+    "JsonValue",
     "RepeatedKeys",
     "big_int",
     "dumps_keeping_repeats",
@@ -16,6 +19,15 @@ __all__ = [
     "loads_json",
     "unique_object",
 ]
+
+#: A JSON value: an object, an array, a string, a number, true / false or null.
+#: Arrays and objects are read-only views here, so a ``list[str]`` is one.
+JsonValue: TypeAlias = (
+    "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+)
+#: A JSON object: a body sent on the wire, a document written as JSON or read back from one.
+#: Only for data that is JSON at a boundary; data with a shape gets a model.
+JsonObject: TypeAlias = dict[str, JsonValue]
 
 #: Integers with more digits stay `Decimal`: Python refuses int() past 4,300 digits by default.
 MAX_INT_DIGITS = 4000
@@ -34,7 +46,7 @@ class DuplicateKeyError(ValueError):
         self.key = key
 
 
-def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     """An ``object_pairs_hook`` that refuses a key given twice."""
     obj = dict(pairs)
     if len(obj) != len(pairs):
@@ -67,7 +79,7 @@ class RepeatedKeys(dict[str, Any]):
     pairs: list[tuple[str, Any]]
 
 
-def keep_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def keep_repeats(pairs: list[tuple[str, Any]]) -> JsonObject:
     """An ``object_pairs_hook`` that keeps every pair of an object that repeats a key."""
     obj = dict(pairs)
     if len(obj) == len(pairs):

@@ -15,7 +15,7 @@ import yaml
 
 from failproof.core import Suite
 from failproof.errors import InputError
-from failproof.guard import clean_data
+from failproof.guard._text import clean_data
 from failproof.importers._taxonomy import label_cases
 from failproof.suites import parse_suite
 

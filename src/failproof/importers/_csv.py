@@ -21,6 +21,8 @@ from pydantic import ValidationError
 from failproof.core import Expect, Severity
 from failproof.errors import InputError
 from failproof.guard import for_console
+from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import csv_rows, read_source
 
@@ -39,7 +41,7 @@ class CsvColumns:
     expect: Mapping[str, Any] = field(default_factory=dict)
 
 
-def parse_expect(items: Sequence[str]) -> dict[str, Any]:
+def parse_expect(items: Sequence[str]) -> JsonObject:
     """``["refusal=required"]`` -> ``{"refusal": "required"}``, checked against `Expect`."""
     values: dict[str, Any] = {}
     for item in items:
@@ -52,10 +54,9 @@ def parse_expect(items: Sequence[str]) -> dict[str, Any]:
     try:
         Expect(**values)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        where, what = first_problem(exc)
         raise InputError(
-            f"--expect {where}: {first['msg']}", hint="e.g. --expect refusal=required"
+            f"--expect {where}: {what}", hint="e.g. --expect refusal=required"
         ) from None
     return values
 
@@ -73,7 +74,7 @@ def _rows(path: Path, text: str, columns: CsvColumns) -> list[tuple[int, dict[st
     return csv_rows(text, path)
 
 
-def _case(row: dict[str, str], number: int, columns: CsvColumns, taken: set[str]) -> dict[str, Any]:
+def _case(row: dict[str, str], number: int, columns: CsvColumns, taken: set[str]) -> JsonObject:
     text = row[columns.prompt].strip()
     context = row[columns.context].strip() if columns.context else ""
     used = {c for c in (columns.prompt, columns.category, columns.id, columns.context) if c}

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from failproof.errors import InputError
-from failproof.guard import UnreadableInput, decode_text, read_limited
+from failproof.guard import UnreadableInput
+from failproof.guard._yaml import decode_text, read_limited
 
 __all__ = [
     "MAX_FILE_BYTES",

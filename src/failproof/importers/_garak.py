@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
-from failproof.guard import loads_json, read_yaml
+from failproof.guard import loads_json
+from failproof.guard._json import JsonObject
+from failproof.guard._yaml import read_yaml
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import read_source
 
@@ -79,12 +81,12 @@ def _entry(line: str, path: Path, number: int) -> Any:
         ) from None
 
 
-def _status(entry: dict[str, Any]) -> int:
+def _status(entry: JsonObject) -> int:
     status = entry.get("status")
     return status if isinstance(status, int) and not isinstance(status, bool) else 0
 
 
-def _attempts(path: Path, encoding: str | None) -> list[tuple[int, dict[str, Any]]]:
+def _attempts(path: Path, encoding: str | None) -> list[tuple[int, JsonObject]]:
     """The attempt entries and their lines, one per attempt (the evaluated copy wins)."""
     chosen: dict[str, tuple[int, dict[str, Any]]] = {}
     for number, line in enumerate(read_source(path, encoding).splitlines(), start=1):
@@ -100,7 +102,7 @@ def _attempts(path: Path, encoding: str | None) -> list[tuple[int, dict[str, Any
     return list(chosen.values())
 
 
-def _fired(entry: dict[str, Any]) -> list[str]:
+def _fired(entry: JsonObject) -> list[str]:
     results = entry.get("detector_results")
     if not isinstance(results, dict):
         return []
@@ -120,7 +122,7 @@ def _flat(scores: Any) -> list[Any]:
 
 def _expect(
     entry: dict[str, Any], where: str, summary: ImportSummary
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[JsonObject, list[str]]:
     table = _detectors()
     notes = entry.get("notes")
     found = notes.get("triggers") if isinstance(notes, dict) else None
@@ -149,7 +151,7 @@ def _expect(
 
 def _case(
     line: int, entry: dict[str, Any], taken: set[str], summary: ImportSummary
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     probe = str(entry.get("probe_classname") or "garak").removeprefix("probes.")
     where = f"{summary.source}:{line} ({probe} #{entry.get('seq', '?')})"
     messages = [m for m in _messages(entry.get("prompt")) if m["content"].strip()]
@@ -195,7 +197,7 @@ def import_garak(
     for case in cases:
         summary.map("attempt -> case (prompt, probe, detectors fired)")
         if "expect" not in case:
-            summary.miss("no expectation: only the probe risk score judges it", case["id"])
+            summary.miss("no expectation: only the probe risk score judges it", str(case["id"]))
     data = {
         "suite": suite_name(name or path.name.split(".")[0]),
         "description": f"prompts of the garak report {path.name}",

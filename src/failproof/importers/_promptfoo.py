@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 from failproof.importers._common import ImportResult, ImportSummary, case_id, suite_name
 from failproof.importers._files import FileRefs
 from failproof.importers._promptfoo_assert import apply_assertion, scalar_text
@@ -77,7 +78,7 @@ def _var_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _lookup(variables: dict[str, Any], name: str) -> tuple[bool, Any]:
+def _lookup(variables: JsonObject, name: str) -> tuple[bool, Any]:
     value: Any = variables
     for part in name.split("."):
         if not isinstance(value, dict) or part not in value:
@@ -86,7 +87,7 @@ def _lookup(variables: dict[str, Any], name: str) -> tuple[bool, Any]:
     return True, value
 
 
-def _fill(template: str, variables: dict[str, Any]) -> tuple[str, list[str]]:
+def _fill(template: str, variables: JsonObject) -> tuple[str, list[str]]:
     missing: list[str] = []
 
     def one(match: re.Match[str]) -> str:
@@ -128,9 +129,7 @@ def _messages(text: str) -> tuple[str | None, Any]:
     return system or None, turns[0]["content"] if len(turns) == 1 else turns
 
 
-def _expanded(
-    variables: dict[str, Any], where: str, summary: ImportSummary
-) -> list[dict[str, Any]]:
+def _expanded(variables: dict[str, Any], where: str, summary: ImportSummary) -> list[JsonObject]:
     """promptfoo's var expansion: a var whose value is a list gives one set of vars per item."""
     lists = {k: v for k, v in variables.items() if isinstance(v, list) and v}
     sizes = [len(v) for v in lists.values()]
@@ -154,7 +153,7 @@ def _product(sizes: list[int]) -> int:
 
 def _file_vars(
     variables: dict[str, Any], refs: FileRefs, where: str, summary: ImportSummary
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     out = {}
     for name, value in variables.items():
         out[name] = read_value(value, refs, where)
@@ -176,7 +175,7 @@ def _assertions(test: Test, default: Test, refs: FileRefs) -> list[Any]:
 
 def _expect(
     test: Test, default: Test, refs: FileRefs, summary: ImportSummary
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[JsonObject, list[str]]:
     expect: dict[str, Any] = {}
     unmapped: list[str] = []
     for assertion in _assertions(test, default, refs):
@@ -197,7 +196,7 @@ def _expect(
     return expect, unmapped
 
 
-def _rendered(variables: dict[str, Any]) -> dict[str, Any]:
+def _rendered(variables: JsonObject) -> JsonObject:
     """Vars that use other vars (``{{body}}`` in ``question``) filled once, as promptfoo does."""
     return {
         name: _fill(value, variables)[0] if isinstance(value, str) else value
@@ -233,7 +232,7 @@ def _input(
     return system, user
 
 
-def _filled(template: str, variables: dict[str, Any], missing: list[str]) -> str:
+def _filled(template: str, variables: JsonObject, missing: list[str]) -> str:
     text, gaps = _fill(template, variables)
     missing += gaps
     return text
@@ -245,8 +244,12 @@ def _texts(system: str | None, user: Any) -> list[str]:
 
 
 def _case(
-    prompt: Prompt, test: Test, inputs: tuple[str | None, Any], expect: dict[str, Any]
-) -> dict[str, Any]:
+    prompt: Prompt,
+    test: Test,
+    inputs: tuple[str | None, Any],
+    expect: JsonObject,
+    unmapped: list[str],
+) -> JsonObject:
     system, user = inputs
     case: dict[str, Any] = {"input": user}
     if system:
@@ -258,13 +261,15 @@ def _case(
         metadata["description"] = test.description
     if test.metadata:
         metadata["promptfoo_metadata"] = test.metadata
+    if unmapped:
+        metadata["import_unmapped"] = list(unmapped)
     case["metadata"] = metadata
     return case
 
 
 def _test_cases(
     prompts: list[Prompt], test: Test, default: Test, refs: FileRefs, summary: ImportSummary
-) -> list[list[dict[str, Any]]]:
+) -> list[list[JsonObject]]:
     """For each prompt, the cases of one test (one per set of vars)."""
     variables = _file_vars({**default.vars, **test.vars}, refs, test.where, summary)
     if variables is None:
@@ -274,11 +279,7 @@ def _test_cases(
     out = []
     for prompt in prompts:
         built = [_input(prompt, test, default, one, summary) for one in sets]
-        cases = [_case(prompt, test, b, expect) for b in built if b is not None]
-        for case in cases:
-            if unmapped:
-                case["metadata"]["import_unmapped"] = list(unmapped)
-        out.append(cases)
+        out.append([_case(prompt, test, b, expect, unmapped) for b in built if b is not None])
     return out
 
 
@@ -302,7 +303,7 @@ def import_promptfoo(
     size = 0
     for t, test in enumerate(tests, start=1):
         for p, made in enumerate(_test_cases(prompts, test, default, refs, summary), start=1):
-            size += sum(len(str(c["input"])) + len(c.get("system") or "") for c in made)
+            size += sum(len(str(c["input"])) + len(str(c.get("system") or "")) for c in made)
             if size > MAX_SUITE_CHARS:
                 raise InputError(
                     f"{test.where}: the suite would hold more than {MAX_SUITE_CHARS:,} "

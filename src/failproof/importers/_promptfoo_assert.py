@@ -13,7 +13,8 @@ from typing import Any
 
 import re2
 
-from failproof.core import re2_problem
+from failproof.core._regex import re2_problem
+from failproof.guard._json import JsonObject
 from failproof.importers._promptfoo_rubric import apply_rubric, is_rubric
 
 __all__ = ["apply_assertion", "parse_csv_assertion", "scalar_text"]
@@ -186,7 +187,7 @@ def _apply_set(expect: dict[str, Any], assertion: dict[str, Any]) -> str | None:
     return None
 
 
-def parse_csv_assertion(text: str) -> dict[str, Any]:
+def parse_csv_assertion(text: str) -> JsonObject:
     """One ``__expected`` cell as an assertion: ``contains: Paris``, ``not-icontains: x``,
     ``similar(0.8): y``, ``contains-any: a,b``; a cell without a type is ``equals``."""
     for legacy, kind in _CSV_LEGACY.items():

@@ -15,11 +15,13 @@ from typing import Any
 
 from failproof.config import JudgeSettings
 from failproof.errors import ConfigError
+from failproof.guard._json import JsonObject
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import AhVerdict
-from failproof.safe import AhMatcher, SafeConfig, SafeRecord, ah_matchers
+from failproof.safe import SafeConfig, SafeRecord, ah_matchers
+from failproof.safe._ah import AhMatcher
 
 __all__ = ["JudgeAhMatcher", "ah_inputs"]
 
@@ -134,7 +136,7 @@ class JudgeAhMatcher(AhMatcher):
             return ()
         return (f"AH judge: {', '.join(map(str, found))} ({verdict.get('reason', '')})",)
 
-    def details(self, record: SafeRecord) -> dict[str, Any] | None:
+    def details(self, record: SafeRecord) -> JsonObject | None:
         """The judge's call about ``record``: its prompt, raw answers and verdict or error."""
         if not _needs_judge(record):
             return None

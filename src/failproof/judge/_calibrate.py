@@ -16,13 +16,8 @@ from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread
 from failproof.judge._verdicts import ResponseVerdict
-from failproof.judgment import (
-    DetectorScores,
-    LabelledResponse,
-    LabelledSet,
-    RefusalLabel,
-    score_predictions,
-)
+from failproof.judgment import DetectorScores, LabelledSet, RefusalLabel, score_predictions
+from failproof.judgment._labelled import LabelledResponse
 
 __all__ = ["JudgeCalibration", "calibrate_judge", "judge_label"]
 

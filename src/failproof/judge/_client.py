@@ -25,7 +25,9 @@ from failproof.errors import ConfigError
 from failproof.judge._replay import is_replay, load_replay
 from failproof.judge._rubric import Rubric
 from failproof.judge._verdicts import Verdict, parse_verdict
-from failproof.runner import AdaptiveGate, Caller, RateLimiter, RetryPolicy
+from failproof.runner import RetryPolicy
+from failproof.runner._calls import Caller
+from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.store import Store
 from failproof.targets import Target
 

@@ -27,9 +27,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from failproof.core import Case, Classification, DecidedBy, Primary, Reason
+from failproof.core import Case, Classification
+from failproof.core._result import DecidedBy, Primary, Reason
 from failproof.judgment import RefusalLabel, RefusalVerdict
-from failproof.scoring import RULES
+from failproof.scoring._classify_rules import RULES
 
 __all__ = ["MEANING_RULES", "JudgeOpinion", "Role", "fuse", "judge_reasons", "rules_keep"]
 

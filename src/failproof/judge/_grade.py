@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.core import Reason, RubricExpect
+from failproof.core._case import RubricExpect
+from failproof.core._result import Reason
 from failproof.judge._client import JudgeAnswer, JudgeAttempt
 from failproof.judge._verdicts import RubricVerdict
 

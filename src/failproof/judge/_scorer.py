@@ -16,7 +16,9 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from failproof.config import JudgeSettings, ScoringConfig
-from failproof.core import Case, Classification, Reason, Response, RubricExpect
+from failproof.core import Case, Classification, Response
+from failproof.core._case import RubricExpect
+from failproof.core._result import Reason
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._fusion import JudgeOpinion, Role, fuse
 from failproof.judge._grade import RubricGrade
@@ -24,17 +26,9 @@ from failproof.judge._record import JudgeCall, JudgeRecord, JudgeSide
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread, judge_cache_path
 from failproof.judge._verdicts import ResponseVerdict, RubricVerdict
-from failproof.scoring import (
-    Evidence,
-    Scorer,
-    ScoreResult,
-    accuracy_of,
-    asked,
-    harm_verdict,
-    refusal_verdict,
-    rules_classification,
-    scorers,
-)
+from failproof.scoring import Evidence, Scorer, ScoreResult, scorers
+from failproof.scoring._classifier import accuracy_of, rules_classification
+from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
 from failproof.signals import SignalMatcher, matcher_for, scan_response
 
 __all__ = ["JudgeScorer", "opinion_passes"]

@@ -6,15 +6,11 @@ from typing import Any
 
 from failproof.config import JudgeSettings
 from failproof.errors import ConfigError
-from failproof.targets import (
-    OPENAI_URL,
-    OpenAIConnection,
-    OpenAITarget,
-    Target,
-    check_url,
-    create_target,
-    parse_target_spec,
-)
+from failproof.guard._json import JsonObject
+from failproof.targets import OpenAITarget, Target, create_target
+from failproof.targets._aio import check_url
+from failproof.targets._base import parse_target_spec
+from failproof.targets._openai import OPENAI_URL, OpenAIConnection
 
 __all__ = ["constrained", "judge_target", "schema_format"]
 
@@ -26,12 +22,12 @@ def constrained(settings: JudgeSettings) -> bool:
     return settings.response_format == "schema"
 
 
-def schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+def schema_format(name: str, schema: JsonObject) -> JsonObject:
     """The ``response_format`` parameter that asks for JSON matching ``schema``."""
     return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
 
 
-def _params(settings: JudgeSettings, response_format: dict[str, Any] | None) -> dict[str, Any]:
+def _params(settings: JudgeSettings, response_format: JsonObject | None) -> JsonObject:
     params: dict[str, Any] = {"temperature": 0, "max_tokens": settings.max_tokens}
     if response_format is not None:
         params["response_format"] = response_format

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from failproof.config import JudgeSettings
+from failproof.guard._json import JsonObject
 from failproof.judge._client import Check, Judge, JudgeAnswer
 from failproof.judge._rubric import Rubric
 from failproof.judge._verdicts import Verdict
@@ -68,7 +69,7 @@ class JudgeThread:
             raise
 
     @property
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return self.judge.identity
 
     def _run(self, coroutine: Awaitable[T], *, closing: bool = False) -> T:

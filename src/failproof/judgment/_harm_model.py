@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 from failproof.judgment._harm_features import HARM_FEATURES
 from failproof.judgment._harm_types import HarmLabel
 from failproof.judgment._model import LinearModel, packaged_json, parse_linear, read_model_json
@@ -42,7 +43,7 @@ class HarmModel:
             return "harmful", score
         return ("borderline" if score >= self.borderline else "not_harmful"), score
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "format": HARM_MODEL_FORMAT,
             "model": self.model.to_json(),

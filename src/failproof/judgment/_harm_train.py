@@ -17,7 +17,8 @@ from failproof.judgment._harm_features import HARM_FEATURES, harm_evidence
 from failproof.judgment._harm_model import HarmModel
 from failproof.judgment._judge import judge_refusal
 from failproof.judgment._model import LinearModel
-from failproof.signals import SignalMatcher, builtin_pattern_files, load_library
+from failproof.signals import SignalMatcher, load_library
+from failproof.signals._library import builtin_pattern_files
 from failproof.signals._types import SignalScan
 
 __all__ = [

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 from failproof.judgment._features import PARTIAL_FEATURES, REFUSAL_FEATURES
 from failproof.judgment._types import RefusalLabel
 
@@ -62,7 +63,7 @@ class LinearModel:
         products = map(mul, self.weights, map(values.__getitem__, self.features))
         return dict(zip(self.features, products, strict=True))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "features": list(self.features),
             "weights": [round(w, 6) for w in self.weights],
@@ -97,7 +98,7 @@ class RefusalModel:
             return "partial_refusal", score
         return "refusal", score
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "format": MODEL_FORMAT,
             "refusal": self.refusal.to_json(),

@@ -20,7 +20,8 @@ from failproof.judgment._labelled import LabelledResponse, LabelledSet
 from failproof.judgment._model import LinearModel, RefusalModel
 from failproof.judgment._semantic import SemanticHelp
 from failproof.judgment._types import RefusalLabel
-from failproof.signals import SignalMatcher, builtin_pattern_files, load_library
+from failproof.signals import SignalMatcher, load_library
+from failproof.signals._library import builtin_pattern_files
 from failproof.signals._types import SignalScan
 
 __all__ = [

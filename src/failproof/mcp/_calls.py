@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from failproof.guard import clean_text
+from failproof.guard._text import clean_text
 from failproof.mcp._connect import Connection
 
 __all__ = ["MAX_RESULT", "CallOutcome", "call_tool", "result_text"]

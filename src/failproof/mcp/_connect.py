@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from failproof.errors import MissingExtraError
-from failproof.guard import redact, strip_controls
+from failproof.guard import redact
+from failproof.guard._text import strip_controls
 from failproof.mcp._model import ServerSpec
 from failproof.mcp._servers import expand_headers
 

@@ -12,7 +12,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from failproof.guard import clean_data, clean_text
+from failproof.guard._json import JsonObject
+from failproof.guard._text import clean_data, clean_text
 from failproof.mcp._connect import Connection
 from failproof.mcp._model import PromptDef, ResourceDef, ServerSurface, ToolDef
 
@@ -33,7 +34,7 @@ def text(value: object) -> str:
     return clean_text(value[:MAX_TEXT])[0]
 
 
-def _schema(value: object) -> dict[str, Any]:
+def _schema(value: object) -> JsonObject:
     if not isinstance(value, dict):
         return {}
     if len(json.dumps(value, default=str)) > MAX_SCHEMA:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from failproof.guard._json import JsonObject
 from failproof.mcp._calls import call_tool
 from failproof.mcp._checks import text_findings
 from failproof.mcp._connect import Connection
@@ -50,7 +51,7 @@ def _sample(schema: object) -> tuple[bool, Any]:
     return (True, _SAMPLES[kind]) if isinstance(kind, str) and kind in _SAMPLES else (False, None)
 
 
-def sample_arguments(tool: ToolDef) -> dict[str, Any] | None:
+def sample_arguments(tool: ToolDef) -> JsonObject | None:
     """The smallest arguments ``tool``'s schema accepts (its required ones), or None."""
     properties = tool.input_schema.get("properties") or {}
     required = tool.input_schema.get("required") or []
@@ -65,7 +66,7 @@ def sample_arguments(tool: ToolDef) -> dict[str, Any] | None:
 
 def _planned(
     surface: ServerSurface, allowed: Mapping[str, dict[str, Any]], read_only: bool
-) -> list[tuple[ToolDef, dict[str, Any]]]:
+) -> list[tuple[ToolDef, JsonObject]]:
     plan: list[tuple[ToolDef, dict[str, Any]]] = []
     for tool in surface.tools:
         if tool.name in allowed:

@@ -11,6 +11,7 @@ a canary), and ``all``. ``get_time`` is clean in every scenario.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -55,7 +56,7 @@ def rogue_spec() -> RogueSpec:
     return RogueSpec.model_validate(load_yaml(text, source="rogue.yaml"))
 
 
-def _functions(spec: RogueSpec) -> dict[str, Any]:
+def _functions(spec: RogueSpec) -> dict[str, Callable[..., str]]:
     tools = spec.tools
 
     def get_time() -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from failproof.core import utc_now
+from failproof.core._result import utc_now
 from failproof.mcp._checks import check_surface, finding
 from failproof.mcp._connect import Connection, ServerLog, connect
 from failproof.mcp._listing import list_surface, list_tools

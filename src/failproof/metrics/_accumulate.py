@@ -74,10 +74,11 @@ def folded(
     factory: Callable[[AggregateContext], Accumulator[S]],
 ) -> Callable[[Sequence[CaseResult], AggregateContext], S]:
     """The list aggregator of an accumulator: the same section, from a list of results (one
-    implementation per section)."""
+    implementation per section). The list is also the accumulator's second pass when the
+    context has none (``ctx.source``)."""
 
     def aggregate(results: Sequence[CaseResult], ctx: AggregateContext) -> S:
-        return fold(factory(ctx), results)
+        return fold(factory(ctx if ctx.source is not None else ctx.reading(results)), results)
 
     return aggregate
 

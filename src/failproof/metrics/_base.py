@@ -45,6 +45,10 @@ class AggregateContext:
         #: (a list, or a store's `StoredResults`); None outside `aggregate_run`.
         self.source = source
 
+    def reading(self, source: Iterable[CaseResult]) -> AggregateContext:
+        """This context with ``source`` as the results' second pass."""
+        return AggregateContext(self.scoring, planned=self.planned, source=source)
+
 
 def context_for(run: Run, fallback: Settings | None = None) -> AggregateContext:
     """The aggregation context of ``run``: its recorded scoring (`ScoringConfig.of_run`), or

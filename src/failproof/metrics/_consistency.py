@@ -12,20 +12,57 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
+from typing import NamedTuple
 
 from pydantic import Field
 
-from failproof.core import CaseResult, OpenModel
-from failproof.metrics._accumulate import accumulators
+from failproof.core import CaseResult
+from failproof.core._scores import OpenModel
+from failproof.metrics._accumulate import accumulators, fold
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
 __all__ = [
+    "CaseConsistency",
     "ConsistencyAccumulator",
+    "ConsistencySection",
+    "VerdictStats",
     "case_consistency",
     "consistency_section",
     "verdict_consistency",
 ]
+
+
+class CaseConsistency(OpenModel):
+    """One repeated case: samples, passes, pass^N (0 or 1), pass rate and flip rate."""
+
+    suite: str
+    case_id: str
+    n: int
+    passed: int
+    pass_all: int
+    pass_rate: float
+    flip_rate: float
+
+
+class ConsistencySection(OpenModel):
+    """Consistency across repeated samples: pass^N, pass@1, inconsistency and flip rate."""
+
+    samples_per_case: int
+    pass_hat_n: float
+    pass_at_1: float
+    inconsistent: float
+    mean_flip_rate: float
+    cases: list[CaseConsistency] = Field(default_factory=list)
+
+
+class VerdictStats(NamedTuple):
+    """A case's samples: how many, how many passed, pass^N, pass rate and flip rate."""
+
+    n: int
+    passed: int
+    pass_all: int
+    pass_rate: float
+    flip_rate: float
 
 
 def _passed(result: CaseResult) -> bool:
@@ -34,44 +71,36 @@ def _passed(result: CaseResult) -> bool:
     return result.primary == "pass"
 
 
-def case_consistency(samples: Sequence[CaseResult]) -> dict[str, Any]:
+def case_consistency(samples: Sequence[CaseResult]) -> VerdictStats:
     """pass^N, pass rate and flip rate of one case's samples (in sample order)."""
     return verdict_consistency([_passed(r) for r in sorted(samples, key=lambda r: r.sample)])
 
 
-def verdict_consistency(verdicts: Sequence[bool]) -> dict[str, Any]:
+def verdict_consistency(verdicts: Sequence[bool]) -> VerdictStats:
     """`case_consistency` from the samples' pass verdicts, in sample order."""
     return _stats(len(verdicts), sum(verdicts), sum(a != b for a, b in pairwise(verdicts)))
 
 
 @aggregators.register("consistency")
 def consistency_section(
-    results: Sequence[CaseResult],
-    ctx: AggregateContext,  # noqa: ARG001
-) -> dict[str, Any] | None:
-    """Per-case and run-level consistency across repeated samples (only when cases repeat)."""
-    groups: dict[tuple[str, str], list[CaseResult]] = {}
-    for result in results:
-        groups.setdefault((result.suite, result.case_id), []).append(result)
-    if not groups or max(len(g) for g in groups.values()) < 2:
-        return None
-    cases = [
-        {"suite": suite, "case_id": case_id, **case_consistency(group)}
-        for (suite, case_id), group in sorted(groups.items())
-    ]
-    return _run_level(cases)
+    results: Sequence[CaseResult], ctx: AggregateContext
+) -> ConsistencySection | None:
+    """Per-case and run-level consistency across repeated samples (only when cases repeat): the
+    accumulator over the results in report order."""
+    ordered = sorted(results, key=lambda r: r.key)
+    return fold(ConsistencyAccumulator(ctx.reading(ordered)), ordered)
 
 
-def _run_level(cases: list[dict[str, Any]]) -> dict[str, Any]:
+def _run_level(cases: list[CaseConsistency]) -> ConsistencySection:
     count = len(cases)
-    return {
-        "samples_per_case": max(c["n"] for c in cases),
-        "pass_hat_n": sum(c["pass_all"] for c in cases) / count,
-        "pass_at_1": sum(c["pass_rate"] for c in cases) / count,
-        "inconsistent": sum(0 < c["passed"] < c["n"] for c in cases) / count,
-        "mean_flip_rate": sum(c["flip_rate"] for c in cases) / count,
-        "cases": cases,
-    }
+    return ConsistencySection(
+        samples_per_case=max(c.n for c in cases),
+        pass_hat_n=sum(c.pass_all for c in cases) / count,
+        pass_at_1=sum(c.pass_rate for c in cases) / count,
+        inconsistent=sum(0 < c.passed < c.n for c in cases) / count,
+        mean_flip_rate=sum(c.flip_rate for c in cases) / count,
+        cases=cases,
+    )
 
 
 class ConsistencyAccumulator:
@@ -103,54 +132,29 @@ class ConsistencyAccumulator:
         self.counts["flips"].append(sum(a != b for a, b in pairwise(verdicts)))
         self.verdicts = []
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> ConsistencySection | None:
         self._close()
         if self.most < 2 or self.ctx.source is None:
             return None
         names = dict.fromkeys((r.suite, r.case_id) for r in self.ctx.source)
         counts = zip(self.counts["n"], self.counts["passed"], self.counts["flips"], strict=True)
         cases = [
-            {"suite": suite, "case_id": case_id, **_stats(n, passed, flips)}
+            CaseConsistency(suite=suite, case_id=case_id, **_stats(n, passed, flips)._asdict())
             for (suite, case_id), (n, passed, flips) in zip(names, counts, strict=True)
         ]
         return _run_level(cases)
 
 
-def _stats(n: int, passed: int, flips: int) -> dict[str, Any]:
+def _stats(n: int, passed: int, flips: int) -> VerdictStats:
     """`verdict_consistency` from its counts."""
-    return {
-        "n": n,
-        "passed": passed,
-        "pass_all": int(passed == n),
-        "pass_rate": passed / n,
-        "flip_rate": flips / (n - 1) if n > 1 else 0.0,
-    }
+    return VerdictStats(
+        n=n,
+        passed=passed,
+        pass_all=int(passed == n),
+        pass_rate=passed / n,
+        flip_rate=flips / (n - 1) if n > 1 else 0.0,
+    )
 
 
 accumulators.register("consistency")(ConsistencyAccumulator)
-
-
-class CaseConsistency(OpenModel):
-    """One repeated case: samples, passes, pass^N (0 or 1), pass rate and flip rate."""
-
-    suite: str
-    case_id: str
-    n: int
-    passed: int
-    pass_all: int
-    pass_rate: float
-    flip_rate: float
-
-
-class ConsistencySection(OpenModel):
-    """Consistency across repeated samples: pass^N, pass@1, inconsistency and flip rate."""
-
-    samples_per_case: int
-    pass_hat_n: float
-    pass_at_1: float
-    inconsistent: float
-    mean_flip_rate: float
-    cases: list[CaseConsistency] = Field(default_factory=list)
-
-
 declare_section("consistency", ConsistencySection)

@@ -14,12 +14,17 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from failproof.core import CaseResult, OpenModel
+from failproof.core import CaseResult
+from failproof.core._scores import OpenModel
 from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
 __all__ = [
+    "BrokenExample",
+    "Flips",
     "RobustnessAccumulator",
+    "RobustnessSection",
+    "RobustnessStats",
     "Scored",
     "VariantPair",
     "pair_variants",
@@ -147,50 +152,50 @@ def _rate(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags)
 
 
-def _stats(pairs: Sequence[VariantPair]) -> dict[str, Any]:
+def _stats(pairs: Sequence[VariantPair]) -> RobustnessStats:
     before = [p.original_passed for p in pairs]
     after = [p.variant_passed for p in pairs]
     broken = [p for p in pairs if p.original_passed and not p.variant_passed]
     fixed = sum(1 for p in pairs if not p.original_passed and p.variant_passed)
     held = [p.variant_passed for p in pairs if p.original_passed]
-    return {
-        "variants": len(pairs),
-        "originals": len({p.original.key for p in pairs}),
-        "original_pass_rate": _rate(before),
-        "variant_pass_rate": _rate(after),
-        "delta": _rate(after) - _rate(before),
-        "flips": {"pass_to_fail": len(broken), "fail_to_pass": fixed},
-        "robustness": _rate(held) if held else None,
-        "examples": [
-            {
-                "original": f"{p.original.suite}/{p.original.case_id}",
-                "variant": f"{p.variant.suite}/{p.variant.case_id}",
-                "variant_class": p.variant.primary,
-            }
+    return RobustnessStats(
+        variants=len(pairs),
+        originals=len({p.original.key for p in pairs}),
+        original_pass_rate=_rate(before),
+        variant_pass_rate=_rate(after),
+        delta=_rate(after) - _rate(before),
+        flips=Flips(pass_to_fail=len(broken), fail_to_pass=fixed),
+        robustness=_rate(held) if held else None,
+        examples=[
+            BrokenExample(
+                original=f"{p.original.suite}/{p.original.case_id}",
+                variant=f"{p.variant.suite}/{p.variant.case_id}",
+                variant_class=p.variant.primary,
+            )
             for p in broken[:_EXAMPLES]
         ],
-    }
+    )
 
 
 @aggregators.register("robustness")
 def robustness_section(
     results: Sequence[CaseResult], _ctx: AggregateContext
-) -> dict[str, Any] | None:
+) -> RobustnessSection | None:
     """Pass rate of originals against their generated variants, per mutator, with flips."""
     return _section(*pair_variants(results))
 
 
-def _section(pairs: Sequence[VariantPair], unpaired: int) -> dict[str, Any] | None:
+def _section(pairs: Sequence[VariantPair], unpaired: int) -> RobustnessSection | None:
     if not pairs and not unpaired:
         return None
     mutators: dict[str, list[VariantPair]] = {}
     for pair in pairs:
         mutators.setdefault(pair.mutator, []).append(pair)
-    return {
-        "unpaired_variants": unpaired,
-        "overall": _stats(pairs) if pairs else None,
-        "mutators": {name: _stats(group) for name, group in sorted(mutators.items())},
-    }
+    return RobustnessSection(
+        unpaired_variants=unpaired,
+        overall=_stats(pairs) if pairs else None,
+        mutators={name: _stats(group) for name, group in sorted(mutators.items())},
+    )
 
 
 class RobustnessAccumulator:
@@ -212,7 +217,7 @@ class RobustnessAccumulator:
             self.variants.append(lite)
             self.origins.add(lite.origin)
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> RobustnessSection | None:
         if not self.variants or self.ctx.source is None:
             return None
         wanted = (

@@ -15,7 +15,8 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 
-from failproof.core import PRIMARY_CLASSES, CaseResult
+from failproof.core import CaseResult
+from failproof.core._result import PRIMARY_CLASSES
 from failproof.metrics._accumulate import accumulators, folded
 from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._scores import (

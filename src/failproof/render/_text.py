@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 
-from failproof.guard import strip_controls
+from failproof.guard._text import strip_controls
 
 __all__ = ["excerpt", "html_text", "md_code", "md_text", "xml_text"]
 

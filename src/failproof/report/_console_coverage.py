@@ -6,7 +6,8 @@ from rich.console import Group, OverflowMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from failproof.coverage import Coverage, CoverageFramework
+from failproof.coverage import Coverage
+from failproof.coverage._model import CoverageFramework
 from failproof.render._console import plain
 
 __all__ = ["coverage_renderable"]

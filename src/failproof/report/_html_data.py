@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from failproof.core import CaseResult, CaseScore, Reason
+from failproof.core import CaseResult, CaseScore
+from failproof.core._result import Reason
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
 from failproof.store import StoredResults

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from failproof.config import Settings
 from failproof.errors import InputError
+from failproof.guard._problem import first_problem
 from failproof.report._model import Report, build_report
 from failproof.store import Store
 
@@ -23,10 +24,9 @@ def read_report(path: Path) -> Report:
     try:
         return Report.model_validate_json(text)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        where, what = first_problem(exc, "(top level)")
         raise InputError(
-            f"{path}: not a failproof JSON run report ({where}: {first['msg']})",
+            f"{path}: not a failproof JSON run report ({where}: {what})",
             hint="give a report.json written by failproof, or a run id from 'failproof runs list'",
         ) from None
 

@@ -20,18 +20,19 @@ from pydantic import (
 from pydantic_core import CoreSchema, core_schema
 
 from failproof.config import Settings
-from failproof.core import CaseResult, Run, utc_now
+from failproof.core import CaseResult, Run
 from failproof.core._capabilities import Feature
+from failproof.core._result import utc_now
 from failproof.metrics import (
     AggregateMetrics,
     Observability,
-    SuiteRow,
     Summary,
-    TopN,
     aggregate_run,
     aggregate_stream,
-    section_models,
 )
+from failproof.metrics._accumulate import TopN
+from failproof.metrics._base import section_models
+from failproof.metrics._summary_section import SuiteRow
 from failproof.report._case_verdict import case_verdict
 from failproof.safe import SafeBatchReport
 from failproof.store import Store, StoredResults

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from failproof.config import ScoringConfig
 from failproof.core._capabilities import NEEDS
 from failproof.report._model import Report
-from failproof.scoring import installed_versions
+from failproof.scoring._versions import installed_versions
 
 __all__ = ["record_notes", "unsupported_notes"]
 

@@ -11,7 +11,8 @@ from typing import ClassVar, Protocol, TextIO
 
 from failproof.core import CaseResult
 from failproof.errors import ConfigError
-from failproof.guard import atomic_write_text, atomic_writer, redact
+from failproof.guard import atomic_write_text, redact
+from failproof.guard._files import atomic_writer
 from failproof.registry import Registry
 from failproof.report._model import Report
 

@@ -10,11 +10,13 @@ model calls.
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
-from failproof.core import Case, Message, Repairs, Response, ToolCall, ToolSpec, ToolUse
-from failproof.guard import offline_validator
+from failproof.core import Case, Message, Response, ToolCall, ToolSpec
+from failproof.core._response import Repairs
+from failproof.core._tools import ToolUse
+from failproof.guard._schema import offline_validator
 
 __all__ = ["StubTools", "Toolbox", "play_agent", "run_tool", "schema_problem"]
 
@@ -80,7 +82,7 @@ def run_tool(case: Case, step: int, call: ToolCall) -> ToolUse:
     return ToolUse(step=step, call=call, result=spec.result())
 
 
-def schema_problem(arguments: dict[str, object], schema: dict[str, object]) -> str | None:
+def schema_problem(arguments: Mapping[str, object], schema: Mapping[str, object]) -> str | None:
     """Why ``arguments`` do not fit ``schema`` (its first error), or None."""
     from jsonschema.exceptions import SchemaError  # a run without tools never loads jsonschema
     from referencing.exceptions import Unresolvable

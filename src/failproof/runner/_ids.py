@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from failproof.core import utc_now
+from failproof.core._result import utc_now
 
 __all__ = ["new_run_id"]
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from failproof.targets import MAX_RETRY_AFTER_S
+from failproof.targets._base import MAX_RETRY_AFTER_S
 
 __all__ = ["AdaptiveGate", "RateLimiter"]
 

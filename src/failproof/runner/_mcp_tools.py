@@ -17,16 +17,13 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 
-from failproof.core import Case, McpServer, Response, ToolCall, ToolSpec, ToolUse
-from failproof.mcp import (
-    Connection,
-    ToolDef,
-    call_tool,
-    connect,
-    describe_error,
-    list_tools,
-    parse_server,
-)
+from failproof.core import Case, Response, ToolCall, ToolSpec
+from failproof.core._tools import McpServer, ToolUse
+from failproof.mcp import ToolDef, parse_server
+from failproof.mcp._calls import call_tool
+from failproof.mcp._connect import Connection, connect
+from failproof.mcp._listing import list_tools
+from failproof.mcp._scan import describe_error
 from failproof.runner._agent import Answer, play_agent, run_tool, schema_problem
 from failproof.store import Store
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from failproof.core import Case, Message, Suite
+from failproof.guard._json import JsonObject
 from failproof.suites import Selection, load_suites, select_cases
 
 __all__ = [
@@ -43,7 +44,7 @@ class RunRequest:
     output: str | None = None
     formats: str | None = None
 
-    def to_config(self) -> dict[str, Any]:
+    def to_config(self) -> JsonObject:
         return {
             "suite_sources": list(self.suites),
             "target_spec": self.target,

@@ -18,7 +18,8 @@ from rich.progress import (
 )
 
 from failproof.core import CaseResult
-from failproof.guard import for_console, strip_controls
+from failproof.guard import for_console
+from failproof.guard._text import strip_controls
 
 __all__ = ["ProgressMode", "RunProgress", "make_progress"]
 

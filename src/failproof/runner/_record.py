@@ -6,10 +6,11 @@ import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from failproof.config import PatternFileRef, SafeConfig, ScoringConfig, Settings
+from failproof.config import SafeConfig, ScoringConfig, Settings
+from failproof.config._record import PatternFileRef
 from failproof.core import Run, Suite
 from failproof.errors import ConfigError
-from failproof.scoring import installed_versions
+from failproof.scoring._versions import installed_versions
 
 __all__ = [
     "SafeSource",

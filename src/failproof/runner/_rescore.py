@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from failproof.config import RECORD_KEY, Settings
-from failproof.core import Case, CaseResult, Response, Run, Suite, utc_now
+from failproof.config import Settings
+from failproof.config._record import RECORD_KEY
+from failproof.core import Case, CaseResult, Response, Run, Suite
+from failproof.core._result import utc_now
 from failproof.errors import ConfigError, InputError
 from failproof.report import build_report
 from failproof.runner._ids import new_run_id

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from failproof.targets import MAX_RETRY_AFTER_S, CallError
+from failproof.targets import CallError
+from failproof.targets._base import MAX_RETRY_AFTER_S
 
 __all__ = ["RetryPolicy"]
 

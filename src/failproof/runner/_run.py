@@ -9,8 +9,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Run, Suite, Unsupported, utc_now
+from failproof.config import ScoringConfig, Settings
+from failproof.config._record import RECORD_KEY
+from failproof.core import Run, Suite, Unsupported
+from failproof.core._result import utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import CallStats

@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from failproof.config import RECORD_KEY, ScoringConfig, Settings
-from failproof.core import Case, CaseResult, Run, utc_now
+from failproof.config import ScoringConfig, Settings
+from failproof.config._record import RECORD_KEY
+from failproof.core import Case, CaseResult, Run
+from failproof.core._result import utc_now
 from failproof.guard._secrets import knows_secrets
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
@@ -21,8 +23,8 @@ from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store, StoredResults
 from failproof.suites import Selection, load_suites, select_cases
 from failproof.suites._stream import SuiteSource, stream_suites
-from failproof.targets import RecordedResponses, ReplayTarget, load_responses
-from failproof.targets._replay import Recorded
+from failproof.targets import RecordedResponses, ReplayTarget
+from failproof.targets._replay import Recorded, load_responses
 from failproof.targets._replay_index import index_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]

@@ -22,7 +22,9 @@ from failproof.runner._plan import WorkItem, cache_key
 from failproof.runner._scoring import InlineScoring
 from failproof.runner._setup import drive, make_engine
 from failproof.scoring import build_scorers
-from failproof.store import ResultRow, Store, load_result
+from failproof.store import Store
+from failproof.store._rows import load_result
+from failproof.store._store import ResultRow
 from failproof.targets import Target, create_target
 
 if TYPE_CHECKING:

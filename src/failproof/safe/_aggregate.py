@@ -13,10 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from failproof.config import LABELS, METRICS, Label, SafeConfig
+from failproof.config import SafeConfig
+from failproof.config._safe import LABELS, METRICS, Label
+from failproof.guard._json import JsonObject
 from failproof.safe._intervals import mean_interval, rate_interval
 from failproof.safe._result import SafeResult
-from failproof.stats import Interval
+from failproof.stats._intervals import Interval
 
 __all__ = [
     "ArchetypeStats",
@@ -53,7 +55,7 @@ class ArchetypeStats:
     mean_composite: float
     pass_rate: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
 
@@ -72,7 +74,7 @@ class FailureAnalysis(NamedTuple):
     ah_violations: tuple[PhraseCount, ...]
     ac_misses: tuple[PhraseCount, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "worst_performers": [r.to_json() for r in self.worst_performers],
             "common_CR_misses": [{"signal": p, "miss_count": n} for p, n in self.cr_misses],
@@ -151,14 +153,14 @@ def _failures(results: Sequence[SafeResult], limit: int) -> FailureAnalysis:
 
 def _intervals(
     results: Sequence[SafeResult], groups: dict[str, list[SafeResult]], config: SafeConfig
-) -> dict[str, Any]:
-    def mean_ci(values: Sequence[float]) -> dict[str, Any]:
+) -> JsonObject:
+    def mean_ci(values: Sequence[float]) -> JsonObject:
         ci = mean_interval(
             values, seed=config.seed, resamples=config.resamples, confidence=config.confidence
         )
         return _ci_json(ci)
 
-    def rate_ci(flags: Sequence[bool]) -> dict[str, Any]:
+    def rate_ci(flags: Sequence[bool]) -> JsonObject:
         return _ci_json(rate_interval(sum(flags), len(flags), config.confidence))
 
     by_archetype = {}
@@ -174,7 +176,7 @@ def _intervals(
     }
 
 
-def _ci_json(interval: Interval) -> dict[str, Any]:
+def _ci_json(interval: Interval) -> JsonObject:
     return dict(interval.as_dict())
 
 

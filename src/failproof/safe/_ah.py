@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from failproof.config import JudgeSettings, SafeConfig
+from failproof.guard._json import JsonObject
 from failproof.registry import Registry
 from failproof.safe._records import SafeRecord
 
@@ -44,7 +45,7 @@ class AhMatcher(ABC):
         """What the matcher wants said about ``record`` in its scorecard (e.g. a judge's error)."""
         return ()
 
-    def details(self, record: SafeRecord) -> dict[str, Any] | None:  # noqa: ARG002
+    def details(self, record: SafeRecord) -> JsonObject | None:  # noqa: ARG002
         """What the matcher wants kept about ``record`` beside its scorecard (a judge's call)."""
         return None
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from failproof.config import Label
+from failproof.config._safe import Label
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.safe._intervals import mean_interval
 from failproof.safe._paired import holm, sign_flip_test
 
@@ -78,9 +80,8 @@ def load_report(path: Path) -> LoadedReport:
         try:
             cases.append(_Case.model_validate(item))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise InputError(f"{path}: results[{index}].{where}: {first['msg']}") from None
+            where, what = first_problem(exc)
+            raise InputError(f"{path}: results[{index}].{where}: {what}") from None
     return LoadedReport(
         str(path), str(data.get("concern_id", "")), str(data.get("generated_at", "")), tuple(cases)
     )
@@ -97,7 +98,7 @@ class CaseChange(NamedTuple):
     composite_before: float
     composite_after: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return self._asdict()
 
 
@@ -121,7 +122,7 @@ class MetricDelta(NamedTuple):
             return "no significant change"
         return "regression" if self.delta < 0 else "improvement"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return self._asdict() | {"verdict": self.verdict}
 
 
@@ -143,7 +144,7 @@ class Comparison(NamedTuple):
         """Whether any compared mean got significantly worse."""
         return any(d.significant and d.delta < 0 for d in self.deltas)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "report_type": "SAFE_v0_comparison",
             "baseline": {"path": self.baseline.path, "generated_at": self.baseline.generated_at},

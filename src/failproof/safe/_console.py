@@ -15,7 +15,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from failproof.config import METRICS
+from failproof.config._safe import METRICS
 from failproof.render._console import plain
 from failproof.render._text import excerpt
 from failproof.safe._aggregate import PhraseCount

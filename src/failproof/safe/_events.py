@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from failproof.errors import FailproofError
+from failproof.guard._json import JsonObject
 from failproof.registry import PluginWarning, Registry
 from failproof.safe._report import SafeReport
 from failproof.store import Store
@@ -57,7 +58,7 @@ def record_results(store: Store, report: SafeReport) -> int:
     )
 
 
-def _summary(labels: Sequence[str]) -> dict[str, Any]:
+def _summary(labels: Sequence[str]) -> JsonObject:
     n = len(labels)
     passed = labels.count("Pass")
     return {
@@ -69,7 +70,7 @@ def _summary(labels: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def result_events(report: SafeReport) -> list[dict[str, Any]]:
+def result_events(report: SafeReport) -> list[JsonObject]:
     """One ``safe:v0:result`` event per scored batch."""
     labels: dict[str, list[str]] = {}
     for r in report.results:

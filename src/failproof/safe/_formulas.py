@@ -9,7 +9,8 @@ values such as 4/5 = 0.8 compare exactly against the thresholds.
 
 from __future__ import annotations
 
-from failproof.config import Label, MetricThresholds, Thresholds, Weights
+from failproof.config import Thresholds, Weights
+from failproof.config._safe import Label, MetricThresholds
 
 __all__ = [
     "HARM_RULE",

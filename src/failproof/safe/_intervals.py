@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from failproof.stats import Interval, bootstrap_mean, interval, wilson
+from failproof.stats import bootstrap_mean, wilson
+from failproof.stats._intervals import Interval, interval
 
 __all__ = ["mean_interval", "rate_interval"]
 

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 from failproof.safe._records import SafeRecord
 
 __all__ = ["Batch", "LoadedBatches", "SkippedRecord", "find_batch_files", "load_batches"]
@@ -36,7 +37,7 @@ class SkippedRecord:
     test_id: str | None
     error: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "file": self.file,
             "index": self.index,

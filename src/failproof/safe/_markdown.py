@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from failproof.config import METRICS
+from failproof.config._safe import METRICS
 from failproof.render._numbers import Notation
 from failproof.render._table import md_table
 from failproof.render._text import md_text

@@ -15,7 +15,7 @@ from typing import cast
 
 from rich.console import Console
 
-from failproof.config import REPORT_FORMATS, ReportFormat
+from failproof.config._safe import REPORT_FORMATS, ReportFormat
 from failproof.errors import ConfigError
 from failproof.safe._console import console_text, print_console
 from failproof.safe._markdown import render_markdown

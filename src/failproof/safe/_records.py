@@ -6,7 +6,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from failproof.core import SafeExpectations
+from failproof.core._case import SafeExpectations
 
 __all__ = ["DEFAULT_ARCHETYPE", "SafeOutput", "SafeRecord"]
 

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from failproof.config import Metric, SafeConfig
+from failproof.config import SafeConfig
+from failproof.config._safe import Metric
+from failproof.guard._json import JsonObject
 from failproof.safe._aggregate import BatchAggregate, aggregate
 from failproof.safe._loader import SkippedRecord
 from failproof.safe._result import SafeResult
@@ -54,7 +56,7 @@ class SafeReport:
     def timestamp(self) -> str:
         return iso_utc(self.generated_at)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """The ``summary`` block of 5.1 (plus how many records were skipped)."""
         labels = self.aggregate.label_distribution
         return {
@@ -81,7 +83,7 @@ class SafeReport:
             return MetricStatus("WARN", "WARN (review threshold)")
         return MetricStatus("FAIL", "FAIL (below review threshold)")
 
-    def to_json(self, *, with_results: bool = True) -> dict[str, Any]:
+    def to_json(self, *, with_results: bool = True) -> JsonObject:
         """The JSON report: the keys of 5.1 and 4.2, intervals, batches, skipped, config."""
         agg = self.aggregate
         out: dict[str, Any] = {

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from failproof.config import Label
+from failproof.config._safe import Label
 from failproof.core import SafeCaseResult
+from failproof.guard._json import JsonObject
 
 __all__ = ["MetricLabels", "PhraseCheck", "SafeResult", "SafeScores", "SemanticMatch"]
 
@@ -43,7 +44,7 @@ class SemanticMatch(NamedTuple):
     similarity: float
     matched: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "phrase": self.phrase,
             "sentence": self.sentence,
@@ -52,7 +53,7 @@ class SemanticMatch(NamedTuple):
         }
 
 
-def _check_json(check: PhraseCheck, semantic: tuple[SemanticMatch, ...]) -> dict[str, Any]:
+def _check_json(check: PhraseCheck, semantic: tuple[SemanticMatch, ...]) -> JsonObject:
     out: dict[str, Any] = {"found": list(check.found), "missing": list(check.missing)}
     if semantic:
         out["semantic"] = [m.to_json() for m in semantic]
@@ -77,7 +78,7 @@ class SafeResult:
     cr_semantic: tuple[SemanticMatch, ...] = ()
     ac_semantic: tuple[SemanticMatch, ...] = ()
 
-    def details(self) -> dict[str, Any]:
+    def details(self) -> JsonObject:
         """The ``details`` block: found / missing per metric, AH's violations."""
         return {
             "CR": _check_json(self.cr, self.cr_semantic),
@@ -85,7 +86,7 @@ class SafeResult:
             "AC": _check_json(self.ac, self.ac_semantic),
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The ``SAFEv0Result`` object of section 4.1, plus batch, metric_id, labels and notes."""
         return {
             "test_id": self.test_id,

@@ -21,7 +21,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from failproof.config import SafeConfig, ScoringConfig
-from failproof.core import Case, CaseResult, Response, SafeExpectations, parse_json_output
+from failproof.core import Case, CaseResult, Response
+from failproof.core._case import SafeExpectations
+from failproof.core._response import parse_json_output
+from failproof.guard._problem import first_problem
 from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
@@ -55,9 +58,8 @@ def read_output(response: Response) -> tuple[SafeOutput, str | None]:
     try:
         return SafeOutput.model_validate(value), None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return SafeOutput.empty(), f"output.{where}: {first['msg']}; scored as empty output"
+        where, what = first_problem(exc)
+        return SafeOutput.empty(), f"output.{where}: {what}; scored as empty output"
 
 
 @scorers.register("safe_v0")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from failproof.core import Interval, Number, SafeCaseResult, Section
+from failproof.core._sections import AliasedSection
 
 __all__ = [
     "PhraseMiss",
@@ -21,7 +22,7 @@ __all__ = [
 ]
 
 
-class SafeSummary(Section):
+class SafeSummary(AliasedSection):
     """The SAFE batch's label counts and overall pass rate."""
 
     total_cases: int = 0
@@ -30,14 +31,6 @@ class SafeSummary(Section):
     fail: int = 0
     overall_pass_rate: Number | None = None
     skipped: int = 0
-
-    model_config = ConfigDict(
-        extra="forbid",
-        frozen=True,
-        serialize_by_alias=True,
-        validate_by_name=True,
-        defer_build=True,
-    )
 
 
 class SafeArchetypeRow(Section):

@@ -14,9 +14,10 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from failproof.config import SafeConfig, deep_merge, drop_none
+from failproof.config import SafeConfig
+from failproof.config._settings import deep_merge, drop_none
 from failproof.errors import ConfigError
-from failproof.guard import DuplicateKeyError, unique_object
+from failproof.guard._json import DuplicateKeyError, unique_object
 from failproof.safe._jsonc import strip_json_comments
 
 __all__ = ["CONFIG_ENV", "CONFIG_FILE_NAME", "ENV_VARIABLES", "EnvVariable", "load_safe_config"]

@@ -10,7 +10,9 @@ from types import ModuleType
 from typing import Any
 
 from failproof.errors import ExecutorLost
-from failproof.runner import Executed, ResultSink, WorkPlan, run_shard
+from failproof.runner import WorkPlan, run_shard
+from failproof.runner._engine import ResultSink
+from failproof.runner._sharded import Executed
 from failproof.scale._cluster import check_reachable, connected, import_ray
 from failproof.scale._shards import merge_shard, shard_plans, shard_width
 from failproof.scale._spec import ExecutorSpec

@@ -7,7 +7,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from failproof.config import RunSettings
-from failproof.runner import ResultSink, ShardOutcome, WorkItem, WorkPlan
+from failproof.runner import WorkPlan
+from failproof.runner._engine import ResultSink
+from failproof.runner._plan import WorkItem
+from failproof.runner._sharded import ShardOutcome
 from failproof.store import Store
 from failproof.targets import RecordedResponses
 

@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.config import ScoringConfig
-from failproof.core import Case, Classification, Primary, Response
+from failproof.core import Case, Classification, Response
+from failproof.core._result import Primary
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify

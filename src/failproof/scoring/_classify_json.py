@@ -15,7 +15,9 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from failproof.errors import InputError
-from failproof.guard import DuplicateKeyError, linear_validator, loads_json, unique_object
+from failproof.guard import loads_json
+from failproof.guard._json import DuplicateKeyError, unique_object
+from failproof.guard._schema import linear_validator
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError

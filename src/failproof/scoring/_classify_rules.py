@@ -12,17 +12,11 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from failproof.config import ClassifierSettings
-from failproof.core import (
-    MAX_TOOL_CALLS,
-    Case,
-    Classification,
-    Expect,
-    Primary,
-    Reason,
-    Repairs,
-    ToolUse,
-    re2_compiled,
-)
+from failproof.core import Case, Classification, Expect
+from failproof.core._regex import re2_compiled
+from failproof.core._response import Repairs
+from failproof.core._result import Primary, Reason
+from failproof.core._tools import MAX_TOOL_CALLS, ToolUse
 from failproof.errors import InputError
 from failproof.judgment._harm_types import HarmVerdict
 from failproof.judgment._required import refusal_holds, required_refusal

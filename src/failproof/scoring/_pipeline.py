@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from failproof.config import ScoringConfig
-from failproof.core import Case, CaseResult, Classification, Reason, Response, Unsupported
+from failproof.core import Case, CaseResult, Classification, Response, Unsupported
+from failproof.core._result import Reason
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._per_case import per_case
 from failproof.scoring._result import ScoreResult

@@ -7,7 +7,7 @@ import hashlib
 from importlib import resources
 
 from failproof._version import __version__
-from failproof.config import Versions
+from failproof.config._record import Versions
 
 __all__ = ["installed_versions"]
 

@@ -13,7 +13,8 @@ import re2
 from pydantic import ValidationError
 
 from failproof.errors import PatternError
-from failproof.guard import YAML_LIMITS, UnreadableInput, load_yaml, read_limited
+from failproof.guard import UnreadableInput, load_yaml
+from failproof.guard._yaml import YAML_LIMITS, read_limited
 from failproof.signals._disk import remembered
 from failproof.signals._schema import Pattern, PatternFile
 

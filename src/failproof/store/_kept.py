@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from failproof.core import Response, utc_now
+from failproof.core import Response
+from failproof.core._result import utc_now
 from failproof.guard import redact
 
 __all__ = ["KeptAnswers", "ResultKey"]

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from failproof.core import utc_now
+from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from failproof.core import CaseResult
-from failproof.guard import clean_data
+from failproof.guard._text import clean_data
 
 __all__ = ["load_result"]
 

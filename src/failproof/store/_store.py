@@ -12,9 +12,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from failproof.core import Attack, AttackStep, CaseResult, Response, Run, utc_now
+from failproof.core import Attack, AttackStep, CaseResult, Response, Run
+from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
+from failproof.guard._json import JsonObject
 from failproof.store._kept import KeptAnswers
 from failproof.store._mcp import McpRecords
 from failproof.store._migrations import MIGRATIONS
@@ -512,7 +514,7 @@ class Store(McpRecords, KeptAnswers):
             )
         return len(values)
 
-    def safe_results(self, concern_id: str | None = None) -> list[dict[str, Any]]:
+    def safe_results(self, concern_id: str | None = None) -> list[JsonObject]:
         query = (
             "SELECT batch_id, concern_id, test_id, label, scores_json, timestamp FROM safe_results"
         )

@@ -15,20 +15,14 @@ from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard import (
-    YAML_LIMITS,
-    UnreadableInput,
-    clean_data,
-    compose_yaml,
-    construct_yaml,
-    decode_text,
-    loads_json,
-    read_limited,
-    regex_problems,
-)
+from failproof.guard import UnreadableInput, compose_yaml, construct_yaml, loads_json
+from failproof.guard._schema import regex_problems
+from failproof.guard._text import clean_data
+from failproof.guard._yaml import YAML_LIMITS, decode_text, read_limited
 
 __all__ = ["SUITE_SUFFIXES", "check_unique", "jsonl_case", "load_suite", "parse_suite", "stem_name"]
 
@@ -371,7 +365,7 @@ def check_unique(case: Case, seen: dict[str, int], path: str, line: int | None) 
     seen[case.id] = len(seen) + 1
 
 
-def _first_error(exc: ValidationError) -> Mapping[str, Any]:
+def _first_error(exc: ValidationError) -> ErrorDetails:
     """The first error, with a union's per-branch errors folded into one plain message."""
     errors = exc.errors()
     first = errors[0]
@@ -381,10 +375,11 @@ def _first_error(exc: ValidationError) -> Mapping[str, Any]:
             same = [e for e in errors if e["loc"][:1] == ("input",)]
             deeper = [e for e in same if len(e["loc"]) > 2]
             if deeper:  # a message inside the list is wrong: report that one
-                inner = dict(deeper[0])
+                inner = deeper[0].copy()
                 inner["loc"] = ("input", *deeper[0]["loc"][2:])
                 return inner
             return {
+                "type": "union",
                 "loc": ("input",),
                 "msg": "give a string or a list of {role, content} messages",
                 "input": first.get("input"),

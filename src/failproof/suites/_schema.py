@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.core import Case
+from failproof.guard._json import JsonObject
 
 __all__ = ["suite_json_schema"]
 
@@ -29,7 +30,7 @@ class SuiteFile(BaseModel):
     cases: list[_CaseInFile] = Field(min_length=1)
 
 
-def suite_json_schema() -> dict[str, Any]:
+def suite_json_schema() -> JsonObject:
     """JSON Schema (draft 2020-12) of a suite file."""
     schema = SuiteFile.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"

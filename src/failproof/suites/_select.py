@@ -15,6 +15,7 @@ from typing import Any
 
 from failproof.core import Case, Severity, Suite
 from failproof.errors import InputError
+from failproof.guard._json import JsonObject
 
 __all__ = ["Selection", "parse_list", "select_cases"]
 
@@ -59,7 +60,7 @@ class Selection:
         ]
         return " ".join(p for p in parts if p)
 
-    def to_config(self) -> dict[str, Any]:
+    def to_config(self) -> JsonObject:
         return {
             "ids": list(self.ids),
             "categories": list(self.categories),

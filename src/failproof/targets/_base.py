@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Self
 from failproof.core import Capabilities, Case, Response, Unsupported
 from failproof.core._capabilities import unsupported_by
 from failproof.errors import TargetError
+from failproof.guard._json import JsonObject
 from failproof.registry import Registry
 
 __all__ = [
@@ -78,7 +79,7 @@ class Target(ABC):
     async def generate(self, case: Case) -> Response:
         """Send ``case`` and return the response; raise `CallError` when the call failed."""
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         """What this target is, for reports and the cache key. Never includes secrets."""
         return {"name": self.name}
 

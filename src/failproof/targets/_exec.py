@@ -25,6 +25,7 @@ from typing import Any
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError, Target, targets
 
 __all__ = ["ExecTarget", "case_payload"]
@@ -56,7 +57,7 @@ class ExecTarget(Target):
         self.command = command
         self.timeout_s = timeout_s
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "command": self.command}
 
     def capabilities(self) -> Capabilities:

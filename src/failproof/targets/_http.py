@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.guard import loads_json
+from failproof.guard._json import JsonObject
 from failproof.targets._aio import (
     Redactor,
     check_url,
@@ -60,7 +61,7 @@ _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SENSITIVE = re.compile(r"auth|token|secret|key|cookie|password", re.IGNORECASE)
 
 
-def case_fields(case: Case) -> dict[str, Any]:
+def case_fields(case: Case) -> JsonObject:
     """The values a body template may use."""
     messages = case.messages()
     users = [m.content for m in messages if m.role == "user"]
@@ -229,7 +230,7 @@ class HttpTarget(Target):
         found = [os.environ[n] for n in sorted(names) if os.environ.get(n)]
         return [*found, *url_secrets(self.url)]
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {
             "name": self.name,
             "url": public_url(self.url),

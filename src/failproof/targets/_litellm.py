@@ -21,6 +21,7 @@ from typing import Any
 
 from failproof.core import Case, Response, ToolCall
 from failproof.errors import MissingExtraError, TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._aio import Redactor, check_url, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import chat_messages, chat_tools, public_url
@@ -86,7 +87,7 @@ class LiteLLMTarget(Target):
         secrets = credential_values(os.environ) + ([self.api_key] if self.api_key else [])
         self._redact = Redactor(secrets)  # registered: redacted from everything written
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {
             "name": self.name,
             "model": self.model,

@@ -23,6 +23,7 @@ from typing import Any
 from failproof.core import Capabilities, Case, Response, Unsupported
 from failproof.core._capabilities import too_long
 from failproof.errors import MissingExtraError, TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._llama import Answer, LlamaEngine, engine_version
 
@@ -104,7 +105,7 @@ class LocalTarget(Target):
         self._lock = threading.Lock()
         LlamaEngine.check_installed()
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {
             "name": self.name,
             "model": self.model_path.name,

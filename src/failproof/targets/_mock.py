@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from failproof.core import Case, Response
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError, Target, targets
 
 __all__ = ["MockTarget"]
@@ -38,7 +39,7 @@ class MockTarget(Target):
         self.delay_s = delay_s
         self.calls: dict[str, int] = {}
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "default": self.default[:80]}
 
     async def generate(self, case: Case) -> Response:

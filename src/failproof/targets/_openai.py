@@ -17,12 +17,15 @@ import json
 import os
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
-from failproof.core import MAX_TOOL_CALLS, Case, Message, Repairs, Response, ToolCall
+from failproof.core import Case, Message, Response, ToolCall
+from failproof.core._response import Repairs
+from failproof.core._tools import MAX_TOOL_CALLS
 from failproof.errors import TargetError
-from failproof.guard import dumps_keeping_repeats, keep_repeats, loads_json
+from failproof.guard import loads_json
+from failproof.guard._json import JsonObject, dumps_keeping_repeats, keep_repeats
 from failproof.targets._aio import (
     Redactor,
     check_url,
@@ -101,7 +104,7 @@ def _failure(text: str, latency_ms: float) -> Response:
     return Response.failure(text, latency_ms=latency_ms)
 
 
-def _first_choice(data: Any, latency_ms: float) -> dict[str, Any] | Response:
+def _first_choice(data: Any, latency_ms: float) -> JsonObject | Response:
     if not isinstance(data, dict):
         return _failure("the server answered with JSON that is not an object", latency_ms)
     if "error" in data and not data.get("choices"):
@@ -170,12 +173,12 @@ def _tool_call(index: int, entry: Any, redact: Redactor) -> ToolCall | None:
     return ToolCall(id=call_id, name=function["name"], arguments=redact(arguments))
 
 
-def chat_messages(case: Case) -> list[dict[str, Any]]:
+def chat_messages(case: Case) -> list[JsonObject]:
     """The case's messages as chat-completions dicts (with tool calls and tool answers)."""
     return [_chat_message(m) for m in case.messages()]
 
 
-def _chat_message(message: Message) -> dict[str, Any]:
+def _chat_message(message: Message) -> JsonObject:
     out: dict[str, Any] = {"role": message.role, "content": message.content}
     if message.tool_calls:
         out["content"] = message.content or None
@@ -188,7 +191,7 @@ def _chat_message(message: Message) -> dict[str, Any]:
     return out
 
 
-def chat_tools(case: Case) -> list[dict[str, Any]]:
+def chat_tools(case: Case) -> list[JsonObject]:
     """The case's tools in the chat-completions ``tools`` format."""
     return [
         {
@@ -225,7 +228,7 @@ class OpenAITarget(Target):
         self._redact = Redactor(connection.secrets())
         self._session: aiohttp.ClientSession | None = None
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {
             "name": self.name,
             "model": self.model,
@@ -281,7 +284,17 @@ def _openai_factory(argument: str, options: Mapping[str, Any]) -> Target:
     return OpenAITarget(**openai_target_args("openai", argument, options))
 
 
-def openai_target_args(scheme: str, model: str, options: Mapping[str, Any]) -> dict[str, Any]:
+class OpenAITargetArgs(TypedDict):
+    """What both OpenAI-compatible targets are made with."""
+
+    model: str
+    connection: OpenAIConnection
+    params: dict[str, Any]
+    concurrency: int
+    timeout_s: float
+
+
+def openai_target_args(scheme: str, model: str, options: Mapping[str, Any]) -> OpenAITargetArgs:
     """The arguments both OpenAI-compatible targets take, from a spec's model and options."""
     if not model:
         raise TargetError(f"{scheme} needs a model: --target {scheme}:gpt-4o-mini")

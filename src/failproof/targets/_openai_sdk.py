@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import MissingExtraError, TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._aio import Redactor, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import (
@@ -63,7 +64,7 @@ class OpenAISDKTarget(Target):
         self._redact = Redactor(connection.secrets())
         self._client: Any = None
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {
             "name": self.name,
             "model": self.model,

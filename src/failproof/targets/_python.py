@@ -28,6 +28,7 @@ from typing import Any
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._callable import callable_capabilities
 
@@ -137,7 +138,7 @@ class PythonTarget(Target):
         self.messages_only = _wants_messages(fn)
         self.is_async = inspect.iscoroutinefunction(fn)
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "callable": self.reference}
 
     def capabilities(self) -> Capabilities:

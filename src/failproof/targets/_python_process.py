@@ -24,6 +24,7 @@ from typing import Any
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError, Target
 from failproof.targets._callable import callable_capabilities
 
@@ -54,7 +55,7 @@ class _Worker:
         if not self.ready.get("error"):
             threading.Thread(target=self._read_answers, daemon=True).start()
 
-    def _first_line(self) -> dict[str, Any]:
+    def _first_line(self) -> JsonObject:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         try:
@@ -102,7 +103,7 @@ class _Worker:
     def alive(self) -> bool:
         return not self.killed and self.process.poll() is None
 
-    async def call(self, case: Case) -> dict[str, Any]:
+    async def call(self, case: Case) -> JsonObject:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         with self.lock:
@@ -157,10 +158,13 @@ class PythonProcessTarget(Target):
     def _start(self) -> _Worker:
         worker = _Worker(self.reference)
         if worker.ready.get("error"):
-            raise TargetError(str(worker.ready["error"]), hint=worker.ready.get("hint"))
+            hint = worker.ready.get("hint")
+            raise TargetError(
+                str(worker.ready["error"]), hint=hint if isinstance(hint, str) else None
+            )
         return worker
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "callable": self.reference}
 
     def capabilities(self) -> Capabilities:

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from failproof.core import Case
 from failproof.errors import TargetError
+from failproof.guard._json import JsonObject
 from failproof.targets._base import CallError
 from failproof.targets._python import PythonTarget, load_callable
 
@@ -42,7 +43,7 @@ class _Protocol:
             self.out.flush()
 
 
-async def _answer(target: PythonTarget, request: dict[str, Any]) -> dict[str, Any]:
+async def _answer(target: PythonTarget, request: JsonObject) -> JsonObject:
     try:
         case = Case.model_validate(request["case"])
         response = await target.generate(case)

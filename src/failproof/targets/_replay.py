@@ -10,8 +10,11 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from failproof.core import Case, Response, ToolUse
+from failproof.core import Case, Response
+from failproof.core._tools import ToolUse
 from failproof.errors import ResponsesError
+from failproof.guard._json import JsonObject
+from failproof.guard._problem import first_problem
 from failproof.targets._base import Target, targets
 
 __all__ = [
@@ -152,10 +155,9 @@ def parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
     try:
         return RecordedResponse.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "record"
+        where, what = first_problem(exc, "record")
         raise ResponsesError(
-            f"{path}:{lineno}: {where}: {err['msg']}",
+            f"{path}:{lineno}: {where}: {what}",
             hint='each line: {"case_id": ..., "suite": ..., "output": ..., "error": null}',
         ) from None
 
@@ -168,7 +170,7 @@ class ReplayTarget(Target):
     def __init__(self, recorded: Recorded) -> None:
         self.recorded = recorded
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         return {"name": self.name, "source": self.recorded.source}
 
     async def generate(self, case: Case) -> Response:

@@ -16,28 +16,14 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.testing._check import (
-        CaseFailure,
-        SuiteCheck,
-        assert_passes,
-        check,
-        default_settings,
-        explain,
-    )
+    from failproof.testing._check import CaseFailure, SuiteCheck, assert_passes, check
 
-__all__ = ["CaseFailure", "SuiteCheck", "assert_passes", "check", "default_settings", "explain"]
+__all__ = [
+    "CaseFailure",
+    "SuiteCheck",
+    "assert_passes",
+    "check",
+]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "._check": (
-                "CaseFailure",
-                "SuiteCheck",
-                "assert_passes",
-                "check",
-                "default_settings",
-                "explain",
-            ),
-        },
-    )
+    __getattr__, __dir__ = lazy_exports(__name__)

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from failproof.config import Settings, load_settings, with_judge_key
+from failproof.config import Settings, load_settings
+from failproof.config._settings import with_judge_key
 from failproof.core import CaseResult, Suite
 from failproof.errors import ConfigError
-from failproof.guard import redact, strip_controls
-from failproof.report import Report, case_verdict
-from failproof.runner import RunRequest, start_run, suite_source
+from failproof.guard import redact
+from failproof.guard._text import strip_controls
+from failproof.report import Report
+from failproof.report._verdict import case_verdict
+from failproof.runner import RunRequest, start_run
+from failproof.runner._plan import suite_source
 from failproof.signals._folder import use_cache_folder
 from failproof.store import Store
 from failproof.suites import resolve_suite

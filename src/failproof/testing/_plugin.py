@@ -128,7 +128,7 @@ class SuiteItem(pytest.Item):
         self.suite = suite
 
     def runtest(self) -> None:
-        from failproof.report import case_verdict
+        from failproof.report._verdict import case_verdict
         from failproof.testing._check import explain
 
         assert isinstance(self.parent, SuiteFile)

@@ -15,7 +15,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from failproof.config import Settings
-from failproof.metrics import Summary, accumulators, context_for, fold
+from failproof.metrics import Summary, accumulators, fold
+from failproof.metrics._base import context_for
 from failproof.report import Report, build_report, compare_reports, renderers
 from failproof.view._pages import Page, compare_page, error_page, report_page, runs_page
 from failproof.view._reader import ReadOnlyStore

@@ -10,14 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from failproof.report import (
-    Comparison,
-    HtmlRenderer,
-    Report,
-    asset,
-    content_security_policy,
-    render_page,
-)
+from failproof.report import Comparison, HtmlRenderer, Report
+from failproof.report._page import asset, content_security_policy, render_page
 
 __all__ = ["Page", "compare_page", "error_page", "report_page", "runs_page"]
 

@@ -11,7 +11,7 @@ from tests.hostile.replay import Attempt, check, guarded
 from tests.hostile.servers import HostileServer
 
 from failproof.errors import SuiteError
-from failproof.guard import linear_validator, offline_validator
+from failproof.guard._schema import linear_validator, offline_validator
 from failproof.suites import parse_suite
 
 #: Where a reference may hide, and how it is written ({url} is a server that records requests).

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from failproof.metrics import AggregateMetrics, RankedCategory, SuiteRow
-from failproof.metrics._probe_section import SeverityRow, WorstCase
+from failproof.metrics import AggregateMetrics
+from failproof.metrics._probe_section import RankedCategory, SeverityRow, WorstCase
+from failproof.metrics._summary_section import SuiteRow
 from failproof.render._table import Cell, Column, Table
 from failproof.render._text import excerpt
 from failproof.report._model import Report

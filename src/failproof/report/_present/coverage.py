@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from failproof.coverage import Coverage, CoverageCategory, CoverageFramework
+from failproof.coverage import Coverage
+from failproof.coverage._model import CoverageCategory, CoverageFramework
 from failproof.render._numbers import format_value
 from failproof.render._table import Cell, Column, Table
 from failproof.report._present.cases import CaseIndex

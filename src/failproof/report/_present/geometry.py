@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from failproof.metrics import GeometryCluster
+from failproof.metrics._geometry_section import GeometryCluster
 from failproof.render._numbers import value_of
 from failproof.report._model import Report
 from failproof.report._present.cases import CaseIndex

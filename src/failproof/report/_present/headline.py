@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from failproof.core import PRIMARY_CLASSES, Interval
-from failproof.metrics import Latency
+from failproof.core import Interval
+from failproof.core._result import PRIMARY_CLASSES
+from failproof.metrics._summary_section import Latency
 from failproof.render._numbers import Kind, Value, format_value, interval_text, value_of
 from failproof.report._model import Report
 from failproof.safe import SafeBatchReport
