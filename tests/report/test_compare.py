@@ -11,10 +11,10 @@ from tests.report.synthetic import make_report
 
 from failproof.core import Classification
 from failproof.core._result import Reason
+from failproof.render._numbers import Value
 from failproof.report import Comparison, Report, compare_reports
 from failproof.report._compare import Shift, mcnemar_p
 from failproof.report._compare_md import compare_markdown
-from failproof.report._format import Value
 from failproof.report._verdict import case_verdict
 
 

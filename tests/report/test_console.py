@@ -5,8 +5,9 @@ from __future__ import annotations
 from tests.report.synthetic import make_report
 
 from failproof.core import Classification
+from failproof.render._console import plain
 from failproof.report import Report
-from failproof.report._console import ConsoleRenderer, plain
+from failproof.report._console import ConsoleRenderer
 
 
 def test_headline_suites_and_top_failures(report: Report) -> None:

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from failproof.report._format import (
-    Value,
-    excerpt,
-    format_cell,
-    format_value,
-    human_size,
-    interval_text,
-    kind_of,
-    value_of,
-)
+from failproof.render._numbers import Value, format_value, human_size, interval_text, value_of
+from failproof.render._text import excerpt
+from failproof.report._format import format_cell, kind_of
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from tests.report.hostile import PAYLOADS
 from tests.report.page import ParsedPage, element_text, parse, sha256_source
 from tests.report.synthetic import make_report
 
+from failproof.render._numbers import human_size
 from failproof.report import HtmlRenderer, Report
-from failproof.report._format import human_size
 from failproof.report._html_data import case_payload
 
 # every tag the report template writes; a payload that became markup would add another

@@ -9,8 +9,9 @@ from tests.report.synthetic import make_report
 
 from failproof.core import Classification
 from failproof.core._result import Reason
+from failproof.render._text import xml_text
 from failproof.report import Report
-from failproof.report._junit import JUnitRenderer, xml_text
+from failproof.report._junit import JUnitRenderer
 from failproof.report._verdict import case_verdict
 
 

@@ -7,8 +7,9 @@ import re
 import pytest
 from tests.report.synthetic import make_report
 
+from failproof.render._text import md_code, md_text
 from failproof.report import Report
-from failproof.report._markdown import MAX_CHARS, MarkdownRenderer, md_code, md_text, truncate
+from failproof.report._markdown import MAX_CHARS, MarkdownRenderer, truncate
 
 
 @pytest.fixture(scope="module")

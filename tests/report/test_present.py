@@ -11,19 +11,18 @@ import pytest
 from failproof.errors import InputError
 from failproof.report import Report, renderers
 from failproof.report._load import read_report
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import (
     category_table,
-    class_counts,
     failure_modes,
-    headline,
     severity_table,
     suite_table,
-    verdict_counts,
     worst_cases,
 )
-from failproof.report._present_ext import extras
-from failproof.report._present_more import clusters, mutual_information, safe_view
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.extensions import extras
+from failproof.report._present.geometry import clusters, mutual_information
+from failproof.report._present.headline import class_counts, headline, verdict_counts
+from failproof.report._present.safe import safe_view
 
 
 def _with(report: Report, **sections: Any) -> Report:
@@ -186,7 +185,7 @@ def test_odd_plugin_sections_never_crash_any_renderer(report: Report) -> None:
 def test_the_risk_tables_say_their_rates_count_the_risk_gate_not_the_verdict(
     report: Report,
 ) -> None:
-    from failproof.report._present import category_table, severity_table
+    from failproof.report._present.breakdown import category_table, severity_table
 
     for table in (severity_table(report), category_table(report)):
         labels = {c.key: c.label for c in table.columns}

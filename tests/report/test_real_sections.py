@@ -8,8 +8,10 @@ from tests.report.synthetic import make_report, make_results
 
 from failproof.config import Settings
 from failproof.report import Report, build_report, renderers
-from failproof.report._present import CaseIndex, headline
-from failproof.report._present_more import clusters, safe_view
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.geometry import clusters
+from failproof.report._present.headline import headline
+from failproof.report._present.safe import safe_view
 
 
 @pytest.fixture(scope="module")

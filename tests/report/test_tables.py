@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from failproof.report._tables import flatten, keyed_table, records_table
+from failproof.render._numbers import Value
+from failproof.render._table import Column
+from failproof.report._tables import Spec, flatten, keyed_table, records_table, typed_table
 
 WILSON = {"estimate": 0.5, "low": 0.1, "high": 0.9, "n": 2, "method": "wilson"}
 
@@ -59,3 +61,25 @@ def test_rows_past_the_limit_are_counted() -> None:
 def test_non_list_and_non_mapping_sections_give_empty_tables() -> None:
     assert not records_table("oops")
     assert not keyed_table(["not", "a", "mapping"], "name")
+
+
+def test_a_typed_table_reads_units_from_its_columns_not_from_key_names() -> None:
+    specs = (Spec("score", "share", "num"), Spec("hits", "hits", "pct"), Spec("unset", "unset"))
+    rows = [("a", {"score": 0.5, "hits": 0.25}), ("b", {"score": 0.75, "hits": None})]
+    table = typed_table(Column("name", "name"), rows, specs, bars={"hits": "bad"})
+    assert [(c.key, c.label, c.kind) for c in table.columns] == [
+        ("name", "name", "text"),
+        ("score", "share", "num"),
+        ("hits", "hits", "pct"),
+    ]  # a column no row has a value for is left out
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["a", "0.50", "25.0%"],
+        ["b", "0.75", "–"],
+    ]
+    assert table.rows[0][2].bar == 0.25 and table.rows[0][2].tone == "bad"
+
+
+def test_a_typed_table_draws_an_interval_beside_its_estimate() -> None:
+    rows = [("a", {"rate": Value(0.5, 0.25, 0.75)})]
+    table = typed_table(Column("name", "name"), rows, [Spec("rate", "rate", "pct")])
+    assert table.rows[0][1].full == "50.0% (25.0–75.0%)"

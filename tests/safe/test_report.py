@@ -135,7 +135,7 @@ def test_markdown_escapes_model_output(tmp_path: Path) -> None:
     write_batch(tmp_path / "C", "b.json", [evil])
     text = render_markdown(score_concern("C", "*", SafeConfig(), data_dir=tmp_path))
     assert "<script>" not in text
-    assert "x\\|&lt;script&gt;" in text
+    assert "x\\|\\<script\\>" in text  # the run report's Markdown escaping
     assert '"a\\|b"' in text
 
 

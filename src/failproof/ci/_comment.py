@@ -13,10 +13,10 @@ from typing import Literal
 
 from failproof.ci._github import GitHubContext
 from failproof.errors import ConfigError, FailproofError
+from failproof.render._text import md_code, md_text
 from failproof.report import Comparison, Report
 from failproof.report._compare_md import compare_markdown
-from failproof.report._markdown import md_code, md_text
-from failproof.report._present import headline
+from failproof.report._present.headline import headline
 
 __all__ = [
     "MARKER",

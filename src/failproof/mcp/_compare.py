@@ -52,7 +52,7 @@ def compare_scans(before: McpScan, after: McpScan) -> ScanComparison:
 def comparison_markdown(comparison: ScanComparison) -> str:
     """The comparison in Markdown: new findings first, then fixed ones, then changed definitions
     with their diffs (text from servers in code spans)."""
-    from failproof.report._markdown import md_code
+    from failproof.render._text import md_code
 
     lines = [f"# MCP scans {comparison.before} → {comparison.after}", ""]
     lines.append(

@@ -6,8 +6,6 @@ it, JUnit writes only characters XML allows.
 
 from __future__ import annotations
 
-import html
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 
@@ -15,17 +13,12 @@ from failproof.core import Severity
 from failproof.guard import redact
 from failproof.mcp._model import Finding, McpScan, ServerScan
 from failproof.mcp._rules import rulebook
-from failproof.report._markdown import md_code, md_text
+from failproof.render._page import static_page
+from failproof.render._text import html_text, md_code, md_text, xml_text
 
 __all__ = ["RENDERERS", "render_html", "render_json", "render_junit", "render_markdown"]
 
 _ORDER = list(Severity)
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(text: object) -> str:
-    """``text`` with every character XML 1.0 forbids written as a visible escape."""
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", "" if text is None else str(text))
 
 
 def _failing(finding: Finding, fail_on: Severity) -> bool:
@@ -96,7 +89,7 @@ _STYLE = (
 
 
 def _cells(tag: str, values: Iterable[str]) -> str:
-    return "<tr>" + "".join(f"<{tag}>{html.escape(v)}</{tag}>" for v in values) + "</tr>"
+    return "<tr>" + "".join(f"<{tag}>{html_text(v)}</{tag}>" for v in values) + "</tr>"
 
 
 def render_html(scan: McpScan, fail_on: Severity = Severity.low) -> str:
@@ -105,12 +98,11 @@ def render_html(scan: McpScan, fail_on: Severity = Severity.low) -> str:
     rows = [
         f'<tr><td class="{f.severity.value}">{f.severity.value}</td>'
         + "".join(
-            f"<td>{html.escape(v)}</td>"
-            for v in (f.rule, f.server, _where(f), f.detail, f.evidence)
+            f"<td>{html_text(v)}</td>" for v in (f.rule, f.server, _where(f), f.detail, f.evidence)
         )
         + "<td>"
         + ", ".join(
-            f'<abbr title="{html.escape(book.taxonomy.get(t, t))}">{html.escape(t)}</abbr>'
+            f'<abbr title="{html_text(book.taxonomy.get(t, t))}">{html_text(t)}</abbr>'
             for t in f.taxonomy
         )
         + "</td></tr>"
@@ -118,12 +110,12 @@ def render_html(scan: McpScan, fail_on: Severity = Severity.low) -> str:
     ]
     servers = [_cells("td", (s.server, s.transport, s.error or "scanned")) for s in scan.servers]
     changes = [
-        f"<h3>{html.escape(f'{c.kind} {c.item} ({c.change})')}</h3><pre>{html.escape(c.diff)}</pre>"
+        f"<h3>{html_text(f'{c.kind} {c.item} ({c.change})')}</h3><pre>{html_text(c.diff)}</pre>"
         for c in scan.changes
     ]
     body = [
-        f"<h1>MCP scan {html.escape(scan.id)}</h1>",
-        f'<p id="verdict"><strong>{html.escape(_verdict(scan, fail_on))}</strong></p>',
+        f"<h1>MCP scan {html_text(scan.id)}</h1>",
+        f'<p id="verdict"><strong>{html_text(_verdict(scan, fail_on))}</strong></p>',
         "<h2>Servers</h2><table>" + _cells("th", ("server", "transport", "status")),
         *servers,
         "</table><h2>Findings</h2>",
@@ -134,11 +126,7 @@ def render_html(scan: McpScan, fail_on: Severity = Severity.low) -> str:
         "<h2>Changes since the pins</h2>" if changes else "",
         *changes,
     ]
-    page = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>MCP scan {html.escape(scan.id)}</title><style>{_STYLE}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
-    )
+    page = static_page(f"MCP scan {scan.id}", _STYLE, "".join(body))
     return redact(page)
 
 

@@ -23,10 +23,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from failproof.core import CaseResult
+from failproof.render._numbers import Kind, Value, format_value, value_of
+from failproof.render._text import excerpt
 from failproof.report._case_verdict import Verdict, case_verdict
-from failproof.report._format import Kind, Value, excerpt, format_value, value_of
 from failproof.report._model import Report
-from failproof.report._present import headline
+from failproof.report._present.headline import headline
 
 __all__ = [
     "COMPARE_SCHEMA_VERSION",

@@ -6,8 +6,8 @@ so a model's output cannot render, link or mention anyone in a pull-request comm
 
 from __future__ import annotations
 
+from failproof.render._text import md_code, md_text
 from failproof.report._compare import CaseChange, Comparison, Shift, changes
-from failproof.report._markdown import md_code, md_text
 
 __all__ = ["compare_markdown"]
 

@@ -7,7 +7,6 @@ characters made visible, so a model output cannot restyle or take over the termi
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 from io import StringIO
@@ -17,29 +16,29 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from failproof.core import CaseResult
+from failproof.render._console import plain
+from failproof.render._numbers import format_value, value_of
 from failproof.report._calls import throttling_note
 from failproof.report._console_coverage import coverage_renderable
-from failproof.report._format import excerpt, format_value, value_of
 from failproof.report._model import CONSOLE_FAILURES, Report
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import suite_table
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.coverage import coverage_of
+from failproof.report._present.headline import (
     Stat,
     class_counts,
     headline,
     selection_text,
-    suite_table,
     verdict_counts,
     verdict_line,
 )
-from failproof.report._present_coverage import coverage_of
-from failproof.report._present_judge import decided_note, judge_title
-from failproof.report._present_more import safe_view
+from failproof.report._present.judge import decided_note, judge_title
+from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 
-__all__ = ["ConsoleRenderer", "plain"]
+__all__ = ["ConsoleRenderer"]
 
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _STYLE = {
     "pass": "green",
     "fail": "red",
@@ -55,12 +54,6 @@ _STYLE = {
 }
 _TOP_FAILURES = CONSOLE_FAILURES
 _VERDICT_KEYS = ("pass_rate", "risk_gate_pass_rate")
-
-
-def plain(text: object, limit: int = 80) -> Text:
-    """Untrusted text, on one line, with control and bidi-override characters shown as escapes."""
-    flat = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", excerpt(text, limit))
-    return Text(flat)
 
 
 def _header(report: Report) -> Text:

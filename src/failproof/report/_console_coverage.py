@@ -8,14 +8,9 @@ from rich.text import Text
 
 from failproof.coverage import Coverage
 from failproof.coverage._model import CoverageFramework
-from failproof.guard import for_console
+from failproof.render._console import plain
 
 __all__ = ["coverage_renderable"]
-
-
-def _plain(text: str, limit: int) -> Text:
-    flat = for_console(text, keep_newlines=False)
-    return Text(flat if len(flat) <= limit else flat[: limit - 1] + "…")
 
 
 def _table(framework: CoverageFramework, run: bool, wrap: bool) -> RichTable:
@@ -36,11 +31,11 @@ def _table(framework: CoverageFramework, run: bool, wrap: bool) -> RichTable:
         out.add_column("failed", justify="right", no_wrap=True, min_width=6)
     out.add_column("suites", overflow=fold, no_wrap=not wrap, ratio=3)
     for category in tested:
-        cells = [_plain(category.code, 24), _plain(category.name, 60), Text(f"{category.cases:,}")]
+        cells = [plain(category.code, 24), plain(category.name, 60), Text(f"{category.cases:,}")]
         if run:
             failed = category.failed or 0
             cells.append(Text(f"{failed:,}", style="red" if failed else ""))
-        cells.append(_plain(", ".join(category.suites), 300 if wrap else 60))
+        cells.append(plain(", ".join(category.suites), 300 if wrap else 60))
         out.add_row(*cells)
     return out
 
@@ -53,12 +48,12 @@ def _untested(framework: CoverageFramework, run: bool, detail: bool) -> list[Tex
     lines = [
         Text.assemble(
             (f"not tested by {what} ({framework.key}): ", "yellow"),
-            _plain(", ".join(c.code if run else f"{c.code} {c.name}" for c in missing), 400),
+            plain(", ".join(c.code if run else f"{c.code} {c.name}" for c in missing), 400),
         )
     ]
     for category in missing if detail else ():
         if category.needs:
-            lines.append(_plain(f"  {category.code}: {category.needs}", 2000))
+            lines.append(Text.assemble("  ", plain(f"{category.code}: {category.needs}", 1998)))
     return lines
 
 

@@ -1,38 +1,21 @@
-"""Numbers, intervals and untrusted text, formatted the same way by every renderer.
+"""Values of open sections (a plugin's, or one read back from JSON) shown by their key's name.
 
-Report sections hold plain numbers or interval objects (``{estimate, low, high, n, method}``, see
-`failproof.core.Interval.as_dict`); `value_of` reads either. Nothing here computes a new metric.
+A typed section says how each of its numbers reads in its presenter; a section known only as a
+mapping has nothing but key names, so `kind_of` and `label_of` read those. Nothing here computes
+a new metric.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
 
-from failproof.core import Interval
-from failproof.guard._text import strip_controls
+from failproof.render._numbers import Kind, format_value, interval_text, value_of
 
-__all__ = [
-    "Kind",
-    "Value",
-    "excerpt",
-    "format_cell",
-    "format_value",
-    "human_size",
-    "interval_text",
-    "kind_of",
-    "label_of",
-    "value_of",
-]
-
-Kind = Literal["pct", "num", "count", "ms", "text"]
+__all__ = ["format_cell", "kind_of", "label_of"]
 
 _RATE_KEY = re.compile(r"(^|_)(rate|score|share|fraction|accuracy)s?($|_)", re.IGNORECASE)
 _COUNT_KEY = re.compile(r"(^|_)(n|count|total|passed|failed|size|hits|cases)($|_)", re.IGNORECASE)
-_SPACE = re.compile(r"\s+")
 _LABELS = {
     "n": "cases",
     "pass_rate": "pass rate",
@@ -48,40 +31,6 @@ _LABELS = {
     "latency_score": "latency score",
     "penalty_score": "penalty score",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Value:
-    """A number with its interval bounds when the report gives them."""
-
-    estimate: float
-    low: float | None = None
-    high: float | None = None
-
-    @property
-    def has_interval(self) -> bool:
-        return self.low is not None and self.high is not None
-
-
-def _finite(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
-def value_of(raw: object) -> Value | None:
-    """A plain number or an interval object as a `Value`; anything else is None."""
-    if isinstance(raw, Interval):
-        estimate = _finite(raw.estimate)
-        return None if estimate is None else Value(estimate, _finite(raw.low), _finite(raw.high))
-    if isinstance(raw, Mapping):
-        estimate = _finite(raw.get("estimate", raw.get("value", raw.get("mean"))))
-        if estimate is None:
-            return None
-        return Value(estimate, _finite(raw.get("low")), _finite(raw.get("high")))
-    number = _finite(raw)
-    return None if number is None else Value(number)
 
 
 def kind_of(key: str) -> Kind:
@@ -100,29 +49,6 @@ def kind_of(key: str) -> Kind:
 def label_of(key: str) -> str:
     """A section key as a column or card label."""
     return _LABELS.get(key, key.replace("_", " "))
-
-
-def format_value(value: Value | float | None, kind: Kind = "num") -> str:
-    """One number: ``85.0%``, ``0.42``, ``1,234`` or ``812 ms``; an en dash when absent."""
-    if value is None:
-        return "–"
-    number = value.estimate if isinstance(value, Value) else value
-    if kind == "pct":
-        return f"{number:.1%}"
-    if kind == "count" and float(number).is_integer():
-        return f"{int(number):,}"
-    if kind == "ms":
-        return f"{number:,.0f} ms"
-    return f"{number:.3g}" if abs(number) >= 1000 else f"{number:.2f}"
-
-
-def interval_text(value: Value | None, kind: Kind = "num") -> str:
-    """``78.1–91.2%`` (the 95% interval), or '' when the report gives no interval."""
-    if value is None or value.low is None or value.high is None:
-        return ""
-    if kind == "pct":
-        return f"{value.low * 100:.1f}–{value.high * 100:.1f}%"
-    return f"{value.low:.2f}–{value.high:.2f}"
 
 
 def format_cell(key: str, raw: object) -> str:
@@ -146,19 +72,3 @@ def format_cell(key: str, raw: object) -> str:
     if isinstance(raw, Mapping):
         return ", ".join(f"{k} {format_cell(str(k), v)}" for k, v in list(raw.items())[:8])
     return str(raw)
-
-
-def excerpt(text: object, limit: int = 120) -> str:
-    """``text`` on one line, whitespace collapsed, control characters shown as ``\\xNN``, cut to
-    ``limit`` characters with an ellipsis."""
-    flat = strip_controls(_SPACE.sub(" ", str(text or "")).strip())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def human_size(n_bytes: int) -> str:
-    """``812 B``, ``48.2 KB``, ``3.1 MB`` (powers of 1,000)."""
-    if n_bytes < 1000:
-        return f"{n_bytes} B"
-    if n_bytes < 1_000_000:
-        return f"{n_bytes / 1000:.1f} KB"
-    return f"{n_bytes / 1_000_000:.1f} MB"

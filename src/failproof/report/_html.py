@@ -15,21 +15,24 @@ from failproof.report._html_data import OUTPUT_LIMIT, case_payload, script_json
 from failproof.report._html_pages import PAGE_SIZE, PageWriter
 from failproof.report._model import Report
 from failproof.report._page import render_page
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import (
     category_table,
-    class_counts,
     failure_modes,
-    headline,
-    selection_text,
     severity_table,
     suite_table,
-    verdict_counts,
-    verdict_line,
     worst_cases,
 )
-from failproof.report._present_ext import extras
-from failproof.report._present_more import clusters, mutual_information, safe_view
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.extensions import extras
+from failproof.report._present.geometry import clusters, mutual_information
+from failproof.report._present.headline import (
+    class_counts,
+    headline,
+    selection_text,
+    verdict_counts,
+    verdict_line,
+)
+from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
 

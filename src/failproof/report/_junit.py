@@ -7,7 +7,6 @@ characters, lone surrogates) is written as a visible ``\\uXXXX`` escape, so the 
 
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
@@ -17,15 +16,15 @@ from typing import Any, TextIO
 from failproof.core import CaseResult
 from failproof.guard import redact
 from failproof.metrics import Summary
+from failproof.render._text import xml_text
 from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
-from failproof.report._present_judge import decided_note
+from failproof.report._present.judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers
 from failproof.report._verdict import case_verdict
 
-__all__ = ["JUnitRenderer", "JUnitSink", "xml_text"]
+__all__ = ["JUnitRenderer", "JUnitSink"]
 
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _TEXT_LIMIT = 4000
 
 
@@ -39,12 +38,6 @@ def _run_properties(summary: Summary) -> list[tuple[str, object]]:
         ("weighted_run_score", summary.weighted_run_score),
         ("penalty_score", summary.penalty_score),
     ]
-
-
-def xml_text(text: object) -> str:
-    """``text`` with every character XML 1.0 forbids replaced by a visible escape."""
-    value = "" if text is None else str(text)
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
 
 
 def _element(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:

@@ -7,39 +7,34 @@ report stops, with a notice, before GitHub's 65,536-character limit for a commen
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from failproof.core import CaseResult
+from failproof.render._table import Table, md_table, table_markdown
+from failproof.render._text import md_code, md_text
 from failproof.report._calls import throttling_note
-from failproof.report._format import excerpt
 from failproof.report._model import LISTED_NOT_PASSED, Report
-from failproof.report._present import (
-    CaseIndex,
+from failproof.report._present.breakdown import failure_modes, suite_table, worst_cases
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.extensions import extras
+from failproof.report._present.extra import Extra
+from failproof.report._present.headline import (
     Stat,
     class_counts,
-    failure_modes,
     headline,
     selection_text,
-    suite_table,
     verdict_counts,
     verdict_line,
-    worst_cases,
 )
-from failproof.report._present_ext import Extra, extras
-from failproof.report._present_judge import decided_note
-from failproof.report._present_more import safe_view
+from failproof.report._present.judge import decided_note
+from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
-from failproof.report._tables import Table
 
-__all__ = ["MAX_CHARS", "MarkdownRenderer", "md_code", "md_text", "truncate"]
+__all__ = ["MAX_CHARS", "MarkdownRenderer", "truncate"]
 
 MAX_CHARS = 65_000
 _FAILING_ROWS = LISTED_NOT_PASSED
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
-_TICKS = re.compile(r"`+")
-_PIPE = re.compile(r"(\\*)\|")
 _BADGE = {"fail": "❌ FAIL", "review": "⚠️ REVIEW", "pass": "✅ PASS"}
 _NOTICE = (
     "\n\n> **Truncated** at {limit:,} characters ({total:,} in full): "
@@ -47,47 +42,11 @@ _NOTICE = (
 )
 
 
-def md_text(text: object, limit: int = 160) -> str:
-    """Text on one line with Markdown punctuation, pipes and HTML escaped, and mentions defused."""
-    flat = excerpt(text, limit).replace("&", "&amp;")
-    return _SPECIAL.sub(r"\\\1", flat).replace("@", "@\u200b")
-
-
-def md_code(text: object, limit: int = 120) -> str:
-    """Untrusted text as an inline code span on one line: nothing in it renders or links."""
-    # GitHub splits table cells on pipes before it reads code spans: every pipe gets a backslash,
-    # and backslashes already before a pipe are doubled so that they cannot escape that one
-    flat = _PIPE.sub(lambda m: m.group(1) * 2 + "\\|", excerpt(text, limit))
-    if not flat:
-        return ""
-    longest = max((len(m) for m in _TICKS.findall(flat)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
-    return f"{fence}{pad}{flat}{pad}{fence}"
-
-
-def _row(cells: Iterable[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(table: Table, code_columns: Sequence[int] = (0,)) -> list[str]:
-    head = [md_text(c.label) for c in table.columns]
-    lines = [_row(head), _row("---:" if c.numeric else "---" for c in table.columns)]
-    for cells in table.rows:
-        texts = [
-            md_code(c.full) if i in code_columns else md_text(c.full) for i, c in enumerate(cells)
-        ]
-        lines.append(_row(texts))
-    if table.more:
-        lines.append(f"\n_{table.more:,} more rows in the full report._")
-    return lines
-
-
 def _stats(stats: Sequence[Stat]) -> list[str]:
     if not stats:
         return []
     values = [f"**{s.text}**" + (f" ({s.ci})" if s.ci else "") for s in stats]
-    return [_row(md_text(s.label) for s in stats), _row("---:" for _ in stats), _row(values)]
+    return md_table([md_text(s.label) for s in stats], [values], [True] * len(stats))
 
 
 def _header(report: Report) -> list[str]:
@@ -143,21 +102,23 @@ def _failing(report: Report) -> list[str]:
     total = digest.total - digest.verdicts["pass"]
     if not failing:
         return []
+    rows = [
+        [md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), _output(r)]
+        for r in failing
+    ]
     kinds = "Failing, review and unsupported" if digest.unsupported else "Failing and review"
     lines = [
         f"### {kinds} cases ({total:,})",
         "",
-        _row(["case", "suite", "class", "why", "output"]),
-        _row(["---"] * 5),
+        *md_table(["case", "suite", "class", "why", "output"], rows),
     ]
-    for r in failing:
-        output = md_code(r.output or r.error or "", 100)
-        lines.append(
-            _row([md_code(r.case_id, 60), md_text(r.suite), md_text(r.primary), _why(r), output])
-        )
     if total > _FAILING_ROWS:
         lines.append(f"\n_{total - _FAILING_ROWS:,} more in the full report._")
     return [*lines, ""]
+
+
+def _output(result: CaseResult) -> str:
+    return md_code(result.output or result.error or "", 100)
 
 
 def _sections(report: Report) -> list[str]:
@@ -165,27 +126,33 @@ def _sections(report: Report) -> list[str]:
     lines = _header(report)
     lines += [f"**Note:** {md_text(note, 400)}\n" for note in record_notes(report)]
     if suites := suite_table(report):
-        lines += ["### Suites", "", *_table(_without_parts(suites)), ""]
+        lines += ["### Suites", "", *table_markdown(_without_parts(suites)), ""]
     if worst := worst_cases(report, index):
-        lines += ["### Worst cases", "", *_table(worst, (0, len(worst.columns) - 1)), ""]
+        lines += ["### Worst cases", "", *table_markdown(worst, (0, len(worst.columns) - 1)), ""]
     if modes := failure_modes(report, 10):
+        rows = [[md_text(m), f"{n:,}"] for m, n in modes]
         lines += [
             "### Top failure modes",
             "",
-            _row(["failure mode", "cases"]),
-            _row(["---", "---:"]),
+            *md_table(["failure mode", "cases"], rows, [False, True]),
+            "",
         ]
-        lines += [_row([md_text(m), f"{n:,}"]) for m, n in modes] + [""]
     lines += _failing(report)
     if safe := safe_view(report, index):
         labels = " · ".join(f"{md_text(k)} {v:,}" for k, v in safe.labels)
-        lines += ["### SAFE v0", "", *([labels, ""] if labels else []), *_table(safe.metrics), ""]
+        lines += [
+            "### SAFE v0",
+            "",
+            *([labels, ""] if labels else []),
+            *table_markdown(safe.metrics),
+            "",
+        ]
     for extra in extras(report, index):
         if extra.key in _WHOLE:
             lines += _whole(extra)
             continue
         for _title, table in extra.tables[:1]:
-            lines += [f"### {md_text(extra.title, 400)}", "", *_table(table), ""]
+            lines += [f"### {md_text(extra.title, 400)}", "", *table_markdown(table), ""]
     return lines
 
 
@@ -198,7 +165,7 @@ def _whole(extra: Extra) -> list[str]:
     lines += [f"- {md_text(label)}: {md_text(value)}" for label, value in extra.facts]
     lines += [""] if extra.facts else []
     for title, table in extra.tables:
-        lines += [f"#### {md_text(title)}", "", *_table(table), ""]
+        lines += [f"#### {md_text(title)}", "", *table_markdown(table), ""]
     return lines
 
 

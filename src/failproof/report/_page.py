@@ -8,8 +8,6 @@ run only its own script, load nothing from the network, and show images only fro
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -17,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from failproof.report._format import human_size
+from failproof.render._numbers import human_size
+from failproof.render._page import content_security_policy
 
 if TYPE_CHECKING:
     import jinja2
@@ -33,23 +32,6 @@ _PACKAGE = "failproof.report"
 def asset(name: str) -> str:
     """A CSS or JS file of ``failproof/report/templates``."""
     return (files(_PACKAGE) / "templates" / name).read_text(encoding="utf-8")
-
-
-def _sha256(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
-
-
-def content_security_policy(
-    styles: Sequence[str], scripts: Sequence[str], *, form_action: str = "'none'"
-) -> str:
-    """A policy allowing exactly these inline styles and scripts, and nothing from the network."""
-    script_src = " ".join(_sha256(s) for s in scripts) or "'none'"
-    style_src = " ".join(_sha256(s) for s in styles) or "'none'"
-    return (
-        f"default-src 'none'; script-src {script_src}; style-src {style_src}; img-src data:; "
-        f"base-uri 'none'; form-action {form_action}"
-    )
 
 
 @cache

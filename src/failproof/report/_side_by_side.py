@@ -11,11 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.render._numbers import format_value, value_of
+from failproof.render._text import md_code, md_text
 from failproof.report._compare import Point
-from failproof.report._format import format_value, value_of
-from failproof.report._markdown import md_code, md_text
 from failproof.report._model import Report
-from failproof.report._present import headline
+from failproof.report._present.headline import headline
 
 __all__ = ["SideBySide", "SuiteScores", "TargetColumn", "side_by_side", "side_by_side_markdown"]
 

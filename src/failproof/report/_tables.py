@@ -1,87 +1,32 @@
-"""A small table model that every renderer draws, and builders that read sections defensively.
+"""Builders of `Table`s, the model every renderer draws.
 
-Report sections are produced by independent aggregators, so their sub-keys may grow or shift. The
-builders show what is present (known keys first, in a stable order; unknown scalar keys after) and
-skip what is absent; they never raise on a missing or oddly typed key.
+`typed_table` draws a typed section: its presenter reads each row's fields by attribute and
+declares each column's label and how its numbers read (`Spec`). The other builders draw a section
+known only as JSON-like data (a plugin's, or the judge's): they show what is present (known keys
+first, in a stable order; unknown scalar keys after), read units from key names (`kind_of`), skip
+what is absent, and never raise on a missing or oddly typed key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
-from failproof.report._format import (
-    Kind,
-    format_cell,
-    format_value,
-    interval_text,
-    kind_of,
-    label_of,
-    value_of,
-)
+from failproof.render._numbers import Kind, format_value, interval_text, value_of
+from failproof.render._table import Cell, Column, Table
+from failproof.report._format import format_cell, kind_of, label_of
 
 __all__ = [
-    "Cell",
-    "Column",
-    "Table",
-    "fields_of",
+    "Spec",
     "flatten",
     "keyed_table",
     "records_table",
     "scalars",
+    "typed_table",
 ]
 
 _MAX_ROWS = 200
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """A column: the section key it shows, its label, and how its numbers read."""
-
-    key: str
-    label: str
-    kind: Kind = "text"
-
-    @property
-    def numeric(self) -> bool:
-        return self.kind != "text"
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One cell: its text, and what a graphical renderer may draw with it."""
-
-    text: str
-    ci: str = ""  # the 95% interval of a number, when the report gives one
-    bar: float | None = None  # 0..1, drawn as a bar in HTML
-    tone: str | None = None  # a class name (pass, fail, ...) or good / bad
-    case: int | None = None  # index into report.results: the cell opens that case
-    parts: tuple[tuple[str, int], ...] = ()  # counts by class, drawn as a stacked bar
-
-    @property
-    def full(self) -> str:
-        """The text with its interval, for renderers that draw both on one line."""
-        return f"{self.text} ({self.ci})" if self.ci else self.text
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """Columns and rows of cells; ``more`` counts rows left out."""
-
-    columns: list[Column]
-    rows: list[list[Cell]] = field(default_factory=list)
-    more: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.rows)
-
-
-def fields_of(model: BaseModel, skip: Collection[str] = ()) -> dict[str, Any]:
-    """A section model's declared fields by name, in order (a row of a table), but ``skip``."""
-    return {k: getattr(model, k) for k in type(model).model_fields if k not in skip}
 
 
 def scalars(section: object) -> dict[str, Any]:
@@ -149,17 +94,46 @@ def _kind(key: str, rows: Sequence[Mapping[str, Any]]) -> Kind:
 _TONED = {"class", "variant_class", "label", "verdict"}
 
 
-def _cell(key: str, raw: object, bars: Mapping[str, str]) -> Cell:
+def _cell(key: str, raw: object, bars: Mapping[str, str], kind: Kind | None = None) -> Cell:
+    """A cell of ``raw``: a class name toned, a number formatted as ``kind`` (a typed column
+    declares it; an open section's is read from ``key``'s name) with its interval and bar."""
     if key in _TONED and isinstance(raw, str):
         return Cell(raw, tone=raw)
     value = value_of(raw)
     if value is None or isinstance(raw, bool | int):
         return Cell(format_cell(key, raw))
-    kind = kind_of(key)
+    kind = kind or kind_of(key)
     text, ci = format_value(value, kind), interval_text(value, kind)
     if key not in bars:
         return Cell(text, ci)
     return Cell(text, ci, bar=min(1.0, max(0.0, value.estimate)), tone=bars[key])
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A column of a typed section's table: the field it shows, its label, how its values read."""
+
+    key: str
+    label: str
+    kind: Kind = "num"
+
+
+def typed_table(
+    first: Column,
+    rows: Sequence[tuple[str, Mapping[str, object]]],
+    specs: Sequence[Spec],
+    *,
+    bars: Mapping[str, str] | None = None,
+) -> Table:
+    """A table of a typed section: one row per ``(name, values)`` (the values read from the
+    model by attribute), the columns ``specs`` declare, but those no row has a value for."""
+    shown = [s for s in specs if any(values.get(s.key) is not None for _, values in rows)]
+    columns = [first, *(Column(s.key, s.label, s.kind) for s in shown)]
+    body = [
+        [Cell(name), *(_cell(s.key, values.get(s.key), bars or {}, s.kind) for s in shown)]
+        for name, values in rows[:_MAX_ROWS]
+    ]
+    return Table(columns, body, more=max(0, len(rows) - _MAX_ROWS))
 
 
 def records_table(

@@ -9,18 +9,39 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from failproof.render._console import plain
+from failproof.render._numbers import Notation
+from failproof.render._table import md_table
+from failproof.render._text import excerpt, md_code, md_text
 from failproof.safe._compare import CaseChange, Comparison, MetricDelta
-from failproof.safe._markdown import escape_markdown
 
 __all__ = ["comparison_markdown", "print_comparison"]
 
 _VERDICT_STYLE = {"regression": "red", "improvement": "green", "no significant change": ""}
 
 
+#: A change's bounds: ``[-0.120, +0.031]``.
+_BOUNDS = Notation("+.3f", ", ", "[", "]", missing="-")
+
+
 def _ci(d: MetricDelta) -> str:
-    if d.low is None or d.high is None:
-        return "-"
-    return f"[{d.low:+.3f}, {d.high:+.3f}]"
+    return _BOUNDS.text(d.low, d.high)
+
+
+_DELTA_HEADER = ["Metric", "Baseline", "Current", "Delta", "CI", "p (Holm)", "Verdict"]
+_DELTA_NUMERIC = [False, True, True, True, False, True, False]
+
+
+def _delta_row(d: MetricDelta) -> list[str]:
+    return [
+        d.metric,
+        f"{d.baseline:.3f}",
+        f"{d.current:.3f}",
+        f"{d.delta:+.3f}",
+        _ci(d),
+        f"{d.p_adjusted:.4f}",
+        d.verdict,
+    ]
 
 
 def _deltas_table(comparison: Comparison) -> Table:
@@ -29,15 +50,8 @@ def _deltas_table(comparison: Comparison) -> Table:
     for column in ("Metric", "Baseline", "Current", "Delta", f"{level} CI", "p (Holm)", "Verdict"):
         table.add_column(column, justify="left" if column in {"Metric", "Verdict"} else "right")
     for d in comparison.deltas:
-        table.add_row(
-            d.metric,
-            f"{d.baseline:.3f}",
-            f"{d.current:.3f}",
-            f"{d.delta:+.3f}",
-            _ci(d),
-            f"{d.p_adjusted:.4f}",
-            Text(d.verdict, style=_VERDICT_STYLE[d.verdict]),
-        )
+        *cells, verdict = _delta_row(d)
+        table.add_row(*cells, Text(verdict, style=_VERDICT_STYLE[d.verdict]))
     return table
 
 
@@ -49,9 +63,9 @@ def _changes_table(title: str, changes: Sequence[CaseChange]) -> Table | Text:
         table.add_column(column)
     for c in changes:
         table.add_row(
-            Text(c.test_id),
-            Text(c.batch_id),
-            Text(c.archetype),
+            plain(c.test_id, None),
+            plain(c.batch_id, None),
+            plain(c.archetype, None),
             f"{c.before} -> {c.after}",
             f"{c.composite_before:.2f} -> {c.composite_after:.2f}",
         )
@@ -60,16 +74,17 @@ def _changes_table(title: str, changes: Sequence[CaseChange]) -> Table | Text:
 
 def _headline(comparison: Comparison) -> Text:
     verdict = "REGRESSION" if comparison.regression else "no significant regression"
+    base, now = comparison.baseline, comparison.current
     lines = [
-        f"SAFE v0 comparison - {comparison.current.concern_id}: {verdict}",
-        f"baseline {comparison.baseline.path} ({comparison.baseline.generated_at})",
-        f"current  {comparison.current.path} ({comparison.current.generated_at})",
+        f"SAFE v0 comparison - {excerpt(now.concern_id, None)}: {verdict}",
+        f"baseline {excerpt(base.path, None)} ({excerpt(base.generated_at, None)})",
+        f"current  {excerpt(now.path, None)} ({excerpt(now.generated_at, None)})",
         f"paired cases: {comparison.paired}; alpha {comparison.alpha:g} (Holm-adjusted)",
     ]
     if comparison.only_baseline:
-        lines.append(f"only in baseline: {', '.join(comparison.only_baseline)}")
+        lines.append(f"only in baseline: {excerpt(', '.join(comparison.only_baseline), None)}")
     if comparison.only_current:
-        lines.append(f"only in current: {', '.join(comparison.only_current)}")
+        lines.append(f"only in current: {excerpt(', '.join(comparison.only_current), None)}")
     return Text("\n".join(lines), style="bold red" if comparison.regression else "")
 
 
@@ -89,34 +104,31 @@ def _md_changes(title: str, changes: Sequence[CaseChange]) -> list[str]:
     lines = [f"## {title} ({len(changes)})", ""]
     if not changes:
         return [*lines, "None.", ""]
-    lines += ["| Test ID | Batch | Label | Composite |", "|---|---|---|---|"]
-    lines += [
-        f"| {escape_markdown(c.test_id)} | {escape_markdown(c.batch_id)} | {c.before} -> "
-        f"{c.after} | {c.composite_before:.2f} -> {c.composite_after:.2f} |"
+    rows = [
+        [
+            md_text(c.test_id, None),
+            md_text(c.batch_id, None),
+            f"{c.before} -> {c.after}",
+            f"{c.composite_before:.2f} -> {c.composite_after:.2f}",
+        ]
         for c in changes
     ]
-    return [*lines, ""]
+    return [*lines, *md_table(["Test ID", "Batch", "Label", "Composite"], rows), ""]
 
 
 def comparison_markdown(comparison: Comparison) -> str:
     """The comparison as Markdown."""
     verdict = "**Regression**" if comparison.regression else "No significant regression"
     lines = [
-        f"# SAFE v0 comparison - {escape_markdown(comparison.current.concern_id)}",
+        f"# SAFE v0 comparison - {md_text(comparison.current.concern_id, None)}",
         "",
-        f"{verdict}. Baseline `{comparison.baseline.generated_at}`, current "
-        f"`{comparison.current.generated_at}`, {comparison.paired} paired cases, "
+        f"{verdict}. Baseline {md_code(comparison.baseline.generated_at)}, current "
+        f"{md_code(comparison.current.generated_at)}, {comparison.paired} paired cases, "
         f"alpha {comparison.alpha:g} (Holm-adjusted).",
         "",
-        "| Metric | Baseline | Current | Delta | CI | p (Holm) | Verdict |",
-        "|---|---|---|---|---|---|---|",
+        *md_table(_DELTA_HEADER, map(_delta_row, comparison.deltas), _DELTA_NUMERIC),
+        "",
     ]
-    lines += [
-        f"| {d.metric} | {d.baseline:.3f} | {d.current:.3f} | {d.delta:+.3f} | {_ci(d)} | "
-        f"{d.p_adjusted:.4f} | {d.verdict} |"
-        for d in comparison.deltas
-    ]
-    lines.append("")
     lines += _md_changes("Label got worse", comparison.worse)
     lines += _md_changes("Label got better", comparison.better)
     return "\n".join(lines).rstrip() + "\n"

@@ -16,6 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from failproof.config._safe import METRICS
+from failproof.render._console import plain
+from failproof.render._text import excerpt
 from failproof.safe._aggregate import PhraseCount
 from failproof.safe._report import SafeReport
 from failproof.safe._result import SafeResult, SemanticMatch
@@ -73,7 +75,7 @@ def _scorecard(report: SafeReport) -> Table:
     agg, ci = report.aggregate, report.aggregate.intervals
     outer = Table(box=box.DOUBLE_EDGE, show_header=False, show_lines=True, expand=False)
     outer.add_column(min_width=71)
-    title = f"SAFE v0 Scorecard - {report.concern_id}"
+    title = f"SAFE v0 Scorecard - {excerpt(report.concern_id, None)}"
     outer.add_row(Text(title, justify="center", style="bold"))
     outer.add_row(_totals(report))
     outer.add_row(_metric_table(report))
@@ -102,17 +104,17 @@ def _cases(results: Sequence[SafeResult]) -> Table:
     for r in results:
         s = r.scores
         scores = (f"{s.CR:.2f}", f"{s.AH:.2f}", f"{s.AC:.2f}")
-        table.add_row(Text(r.test_id), Text(r.archetype), *scores, _label(r))
+        table.add_row(plain(r.test_id, None), plain(r.archetype, None), *scores, _label(r))
     return table
 
 
 def _quoted(phrases: Sequence[str]) -> str:
-    return ", ".join(f'"{p}"' for p in phrases) or "none"
+    return ", ".join(f'"{excerpt(p, None)}"' for p in phrases) or "none"
 
 
 def _semantic_lines(metric: str, matches: Sequence[SemanticMatch]) -> list[str]:
     return [
-        f'  {metric} semantic: "{m.phrase}" ~ "{m.sentence}" '
+        f'  {metric} semantic: "{excerpt(m.phrase, None)}" ~ "{excerpt(m.sentence, None)}" '
         f"(similarity {m.similarity:.2f}, {'matched' if m.matched else 'below threshold'})"
         for m in matches
     ]
@@ -120,13 +122,14 @@ def _semantic_lines(metric: str, matches: Sequence[SemanticMatch]) -> list[str]:
 
 def _details(result: SafeResult) -> Text:
     lines = [
-        f"{result.test_id} ({result.archetype}, batch {result.batch_id}): {result.label.upper()}",
+        f"{excerpt(result.test_id, None)} ({excerpt(result.archetype, None)}, "
+        f"batch {excerpt(result.batch_id, None)}): {result.label.upper()}",
         f"  CR found: {_quoted(result.cr.found)}   missing: {_quoted(result.cr.missing)}",
         f"  AH violations: {_quoted(result.ah_violations)}",
         f"  AC found: {_quoted(result.ac.found)}   missing: {_quoted(result.ac.missing)}",
         *_semantic_lines("CR", result.cr_semantic),
         *_semantic_lines("AC", result.ac_semantic),
-        *(f"  note: {note}" for note in result.notes),
+        *(f"  note: {excerpt(note, None)}" for note in result.notes),
     ]
     return Text("\n".join(lines))
 
@@ -134,7 +137,7 @@ def _details(result: SafeResult) -> Text:
 def _issue(name: str, items: Sequence[PhraseCount], limit: int = 3) -> str:
     if not items:
         return f"  {name}: none"
-    shown = [f'"{p}" ({n} case{"s" if n != 1 else ""})' for p, n in items[:limit]]
+    shown = [f'"{excerpt(p, None)}" ({n} case{"s" if n != 1 else ""})' for p, n in items[:limit]]
     return f"  {name}: " + ", ".join(shown)
 
 
@@ -148,7 +151,7 @@ def _top_issues(report: SafeReport) -> Text:
     ]
     if report.skipped:
         lines.append(f"Skipped records ({len(report.skipped)}):")
-        lines.extend(f"  {s.describe()}" for s in report.skipped)
+        lines.extend(f"  {excerpt(s.describe(), None)}" for s in report.skipped)
     return Text("\n".join(lines))
 
 

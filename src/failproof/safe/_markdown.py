@@ -9,51 +9,32 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from failproof.config._safe import METRICS
+from failproof.render._numbers import Notation
+from failproof.render._table import md_table
+from failproof.render._text import md_text
 from failproof.safe._aggregate import PhraseCount
 from failproof.safe._report import SafeReport
 from failproof.safe._result import SafeResult
 
-__all__ = ["escape_markdown", "render_markdown"]
+__all__ = ["render_markdown"]
 
-_ESCAPES = str.maketrans(
-    {
-        "\\": "\\\\",
-        "|": "\\|",
-        "*": "\\*",
-        "_": "\\_",
-        "`": "\\`",
-        "[": "\\[",
-        "]": "\\]",
-        "#": "\\#",
-        "<": "&lt;",
-        ">": "&gt;",
-        "&": "&amp;",
-        "\n": " ",
-        "\r": " ",
-    }
-)
-
-
-def escape_markdown(text: str) -> str:
-    """``text`` safe inside a Markdown paragraph or table cell."""
-    return text.translate(_ESCAPES)
+#: SAFE's interval bounds: ``80% - 95%`` for rates, ``0.812 - 0.903`` for mean scores.
+_RATE_BOUNDS = Notation(".0%", " - ", missing="-")
+_MEAN_BOUNDS = Notation(".3f", " - ", missing="-")
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines.extend("| " + " | ".join(row) + " |" for row in rows)
-    return [*lines, ""]
+    return [*md_table(header, rows), ""]
 
 
 def _ci(interval: dict[str, Any], percent: bool) -> str:
-    low, high = interval.get("low"), interval.get("high")
-    if low is None or high is None:
-        return "-"
-    return f"{low:.0%} - {high:.0%}" if percent else f"{low:.3f} - {high:.3f}"
+    return (_RATE_BOUNDS if percent else _MEAN_BOUNDS).text(
+        interval.get("low"), interval.get("high")
+    )
 
 
 def _phrases(items: Sequence[str]) -> str:
-    return ", ".join(f'"{escape_markdown(p)}"' for p in items) or "-"
+    return ", ".join(f'"{md_text(p, None)}"' for p in items) or "-"
 
 
 def _header(report: SafeReport) -> list[str]:
@@ -63,9 +44,9 @@ def _header(report: SafeReport) -> list[str]:
         f" (similarity >= {config.similarity})" if config.match == "semantic" else ""
     )
     return [
-        f"# SAFE v0 Report - {escape_markdown(report.concern_id)}",
+        f"# SAFE v0 Report - {md_text(report.concern_id, None)}",
         "",
-        f"Generated {report.timestamp}. Batches: {escape_markdown(report.batch_id)}. "
+        f"Generated {report.timestamp}. Batches: {md_text(report.batch_id, None)}. "
         f"AH scoring: {ah_mode}. Matching: {match}.",
         "",
     ]
@@ -103,7 +84,7 @@ def _archetypes(report: SafeReport) -> list[str]:
     ci = report.aggregate.intervals["by_archetype"]
     rows = [
         [
-            escape_markdown(name),
+            md_text(name, None),
             str(stats.count),
             f"{stats.mean_CR:.3f}",
             f"{stats.mean_AH:.3f}",
@@ -120,9 +101,9 @@ def _archetypes(report: SafeReport) -> list[str]:
 def _result_row(r: SafeResult) -> list[str]:
     s = r.scores
     return [
-        escape_markdown(r.test_id),
-        escape_markdown(r.batch_id),
-        escape_markdown(r.archetype),
+        md_text(r.test_id, None),
+        md_text(r.batch_id, None),
+        md_text(r.archetype, None),
         f"{s.CR:.2f}",
         f"{s.AH:.2f}",
         f"{s.AC:.2f}",
@@ -137,7 +118,7 @@ def _results(report: SafeReport) -> list[str]:
 
 
 def _counts(title: str, key: str, items: Sequence[PhraseCount]) -> list[str]:
-    rows = [[f'"{escape_markdown(p)}"', str(n)] for p, n in items]
+    rows = [[f'"{md_text(p, None)}"', str(n)] for p, n in items]
     return [f"### {title}", "", *(_table([key, "Cases"], rows) if rows else ["None.", ""])]
 
 
@@ -145,7 +126,7 @@ def _failures(report: SafeReport) -> list[str]:
     fa = report.aggregate.failure_analysis
     worst = [
         [
-            escape_markdown(r.test_id),
+            md_text(r.test_id, None),
             f"{r.scores.composite:.2f}",
             r.label.upper(),
             _phrases(r.cr.missing),
@@ -169,18 +150,18 @@ def _failures(report: SafeReport) -> list[str]:
 
 def _case_detail(r: SafeResult) -> list[str]:
     lines = [
-        f"- **{escape_markdown(r.test_id)}** ({r.label}): "
+        f"- **{md_text(r.test_id, None)}** ({r.label}): "
         f"CR missing {_phrases(r.cr.missing)}; AH violations {_phrases(r.ah_violations)}; "
         f"AC missing {_phrases(r.ac.missing)}"
     ]
     for metric, matches in (("CR", r.cr_semantic), ("AC", r.ac_semantic)):
         lines.extend(
-            f'  - {metric} semantic: "{escape_markdown(m.phrase)}" ~ '
-            f'"{escape_markdown(m.sentence)}" (similarity {m.similarity:.2f}, '
+            f'  - {metric} semantic: "{md_text(m.phrase, None)}" ~ '
+            f'"{md_text(m.sentence, None)}" (similarity {m.similarity:.2f}, '
             f"{'matched' if m.matched else 'below threshold'})"
             for m in matches
         )
-    lines.extend(f"  - note: {escape_markdown(note)}" for note in r.notes)
+    lines.extend(f"  - note: {md_text(note, None)}" for note in r.notes)
     return lines
 
 
@@ -202,7 +183,7 @@ def _details(report: SafeReport) -> list[str]:
 def _skipped(report: SafeReport) -> list[str]:
     if not report.skipped:
         return []
-    items = [f"- {escape_markdown(s.describe())}" for s in report.skipped]
+    items = [f"- {md_text(s.describe(), None)}" for s in report.skipped]
     return [f"## Skipped records ({len(report.skipped)})", "", *items, ""]
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
 from failproof.coverage import Coverage
 from failproof.coverage._model import CoverageCategory, CoverageFramework
-from failproof.report._format import format_value
-from failproof.report._present import CaseIndex
-from failproof.report._tables import Cell, Column, Table
+from failproof.render._numbers import format_value
+from failproof.render._table import Cell, Column, Table
+from failproof.report._present.cases import CaseIndex
+from failproof.report._present.typed import section_as
 
 __all__ = ["coverage_facts", "coverage_of", "coverage_tables", "untested_text"]
 
@@ -24,14 +23,7 @@ _COLUMNS = [
 
 def coverage_of(data: object) -> Coverage | None:
     """The section as its model (a report read back from JSON holds it as a mapping)."""
-    if isinstance(data, Coverage):
-        return data
-    if not isinstance(data, dict):
-        return None
-    try:
-        return Coverage.model_validate(data)
-    except ValidationError:
-        return None
+    return section_as(Coverage, data)
 
 
 def _row(category: CoverageCategory, index: CaseIndex) -> list[Cell]:
@@ -39,7 +31,7 @@ def _row(category: CoverageCategory, index: CaseIndex) -> list[Cell]:
     rate = failed / category.cases if category.cases else None
     first = category.case_ids[0] if category.case_ids else ""
     suite, _, case_id = first.partition("/")
-    opens = index.find({"suite": suite, "case_id": case_id}) if case_id else None
+    opens = index.find(case_id, suite) if case_id else None
     return [
         Cell(category.id, case=opens),
         Cell(category.name),

@@ -7,9 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from failproof.core import CaseResult
-from failproof.report._format import format_value, value_of
-from failproof.report._present import CaseIndex
-from failproof.report._tables import Table, keyed_table, records_table
+from failproof.render._numbers import format_value, value_of
+from failproof.render._table import Table
+from failproof.report._present.cases import CaseIndex
+from failproof.report._tables import keyed_table, records_table
 
 __all__ = [
     "decided_note",
@@ -112,10 +113,22 @@ def _linked(table: Table, records: object, index: CaseIndex) -> Table:
     if not table or not isinstance(records, list):
         return table
     rows = [
-        [replace(row[0], case=index.find(record)), *row[1:]]
+        [replace(row[0], case=_opens(index, record)), *row[1:]]
         for row, record in zip(table.rows, records, strict=False)
     ]
     return Table(table.columns, rows, table.more)
+
+
+def _opens(index: CaseIndex, record: object) -> int | None:
+    """The case a record of the open judge section names."""
+    case_id, suite, sample = (open_field(record, k) for k in ("case_id", "suite", "sample"))
+    if not isinstance(case_id, str):
+        return None
+    return index.find(
+        case_id,
+        suite if isinstance(suite, str) else None,
+        sample if isinstance(sample, int) else None,
+    )
 
 
 def judge_extra_parts(
