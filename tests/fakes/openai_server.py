@@ -34,6 +34,7 @@ class Status:
     code: int
     retry_after: str | None = None
     message: str = "scripted error"
+    after_requests: int = 0  # answer once the server has seen this many requests in all
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,8 @@ class FakeOpenAI:
             await asyncio.sleep(step.seconds)
             return _completion(content)
         if isinstance(step, Status):
+            while self.total < step.after_requests:  # every other question is in flight first
+                await asyncio.sleep(0.01)
             headers = {"Retry-After": step.retry_after} if step.retry_after else {}
             payload = {"error": {"message": step.message, "type": "scripted"}}
             return web.json_response(payload, status=step.code, headers=headers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -9,12 +10,27 @@ from collections.abc import Callable
 
 
 def wait_until(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) -> None:
-    """Poll ``ready`` until it holds; fail at once if ``process`` ends, or after a minute."""
-    deadline = time.monotonic() + 60
+    """Poll ``ready`` until it holds; fail at once if ``process`` ends, or after two minutes (the
+    process then killed, so that a failed wait leaves nothing running into later tests)."""
+    deadline = time.monotonic() + 120
     while not ready():
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, what
+        if time.monotonic() >= deadline:
+            _abandon(process)
+            raise AssertionError(what)
         time.sleep(0.01)
+
+
+def _abandon(process: subprocess.Popen[str]) -> None:
+    """SIGKILL to the process, and to its group when it leads one."""
+    try:
+        if os.getpgid(process.pid) == process.pid:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except ProcessLookupError:
+        pass
+    process.communicate()
 
 
 def kill_hard(process: subprocess.Popen[str]) -> None:

@@ -46,7 +46,9 @@ def judge() -> Iterator[FakeOpenAI]:
     script = {
         "q0": [Answer(VERDICT)],
         "q1": [Answer(VERDICT)],
-        "q2": [Status(429, retry_after="3600"), Answer(VERDICT)],  # a long wait, then an answer
+        # a long wait, then an answer; sent once all four questions are in flight, since a 429
+        # pauses every new call and a question not yet sent would wait behind it
+        "q2": [Status(429, retry_after="3600", after_requests=4), Answer(VERDICT)],
         "q3": [Hold(), Answer(VERDICT)],  # never answers the first time
     }
     with ServerThread(FakeOpenAI(script=script, key=asked_about)) as fake:  # type: ignore[arg-type]

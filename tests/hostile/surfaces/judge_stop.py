@@ -64,17 +64,20 @@ def held(answer: str = VERDICT) -> list[Behaviour]:
     return [Hold(), Answer(answer)]
 
 
-def refused(code: int, retry_after: str, answer: str = VERDICT) -> list[Behaviour]:
-    return [Status(code, retry_after=retry_after), Answer(answer)]
+def refused(code: int, retry_after: str, asked: int, answer: str = VERDICT) -> list[Behaviour]:
+    """A 429 or 503 sent once ``asked`` questions are in flight: it pauses every new call, so a
+    question not yet sent would wait behind it and never reach the judge."""
+    return [Status(code, retry_after=retry_after, after_requests=asked), Answer(answer)]
 
 
 SCENES: dict[str, Scene] = {
     "sigterm-429-retry-after-99999": Scene(
-        3, {"response:q0": ok(), "response:q1": refused(429, "99999"), "response:q2": held()}, 1, 1,
-        ("response:q1",),
+        3,
+        {"response:q0": ok(), "response:q1": refused(429, "99999", 3), "response:q2": held()},
+        1, 1, ("response:q1",),
     ),
     "sigterm-503-retry-after-year-9999": Scene(
-        2, {"response:q0": refused(503, FAR), "response:q1": refused(503, FAR)}, 0, 0,
+        2, {"response:q0": refused(503, FAR, 2), "response:q1": refused(503, FAR, 2)}, 0, 0,
         ("response:q0", "response:q1"),
     ),
     "sigterm-every-question-held": Scene(
@@ -250,7 +253,7 @@ def score_scene(folder: Path, stop: signal.Signals) -> None:
     """``failproof score`` of recorded answers, stopped while the judge holds one question and
     rate-limits another: it ends at once, prints the command that finishes the job, and that
     command asks the judge only the questions it never answered."""
-    script = {"response:q1": held(), "response:q2": refused(429, "7200")}
+    script = {"response:q1": held(), "response:q2": refused(429, "7200", 3)}
     judge = FakeOpenAI(default=Answer(VERDICT), script=script, key=question)  # type: ignore[arg-type]
     (folder / "answers.jsonl").write_text(
         "".join(f'{{"case_id": "q{i}", "output": "{REFUSAL}"}}\n' for i in range(3)), "utf-8"
