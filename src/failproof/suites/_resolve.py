@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from failproof.core import Suite
 from failproof.errors import SuiteError
@@ -41,12 +42,21 @@ def resolve_suite(name_or_path: str | Path) -> Suite:
     )
 
 
-def load_suites(names_or_paths: Sequence[str | Path]) -> list[Suite]:
-    """Resolve several suites; two suites with the same name are an error."""
-    suites: list[Suite] = []
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def source(self) -> str | None: ...
+
+
+NamedT = TypeVar("NamedT", bound=_Named)
+
+
+def unique_names(suites: Iterable[NamedT]) -> list[NamedT]:
+    """The suites in order; a second suite with a name already used is an error naming both."""
+    kept: list[NamedT] = []
     seen: dict[str, str] = {}
-    for item in names_or_paths:
-        suite = resolve_suite(item)
+    for suite in suites:
         if suite.name in seen:
             raise SuiteError(
                 f"suite name {suite.name!r} is also used by {seen[suite.name]}",
@@ -54,5 +64,10 @@ def load_suites(names_or_paths: Sequence[str | Path]) -> list[Suite]:
                 hint="suite names must be unique within a run",
             )
         seen[suite.name] = suite.source or suite.name
-        suites.append(suite)
-    return suites
+        kept.append(suite)
+    return kept
+
+
+def load_suites(names_or_paths: Sequence[str | Path]) -> list[Suite]:
+    """Resolve several suites; two suites with the same name are an error."""
+    return unique_names(resolve_suite(item) for item in names_or_paths)

@@ -20,7 +20,7 @@ from failproof.core import Case, Suite
 from failproof.errors import SuiteError
 from failproof.guard._yaml import YAML_LIMITS
 from failproof.suites._loader import check_unique, jsonl_case, stem_name
-from failproof.suites._resolve import resolve_suite
+from failproof.suites._resolve import resolve_suite, unique_names
 
 __all__ = ["HELD", "SuiteSource", "stream_suites"]
 
@@ -69,19 +69,7 @@ class SuiteSource:
 
 def stream_suites(names_or_paths: Sequence[str | Path]) -> list[SuiteSource]:
     """Every suite checked, JSONL files kept as sources read again; names must be unique."""
-    sources: list[SuiteSource] = []
-    seen: dict[str, str] = {}
-    for item in names_or_paths:
-        source = _source(item)
-        if source.name in seen:
-            raise SuiteError(
-                f"suite name {source.name!r} is also used by {seen[source.name]}",
-                path=source.source,
-                hint="suite names must be unique within a run",
-            )
-        seen[source.name] = source.source or source.name
-        sources.append(source)
-    return sources
+    return unique_names(_source(item) for item in names_or_paths)
 
 
 def _source(item: str | Path) -> SuiteSource:
