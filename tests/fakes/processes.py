@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
 
 
 def wait_until(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) -> None:
@@ -37,3 +40,14 @@ def kill_hard(process: subprocess.Popen[str]) -> None:
     """SIGKILL: nothing runs after it, no handler, no cleanup."""
     process.send_signal(signal.SIGKILL)
     process.communicate(timeout=10)
+
+
+def store_rows(db: Path, query: str) -> list[tuple[object, ...]]:
+    """What another process's store holds (nothing while its file or tables are not made)."""
+    if not db.exists():
+        return []
+    with closing(sqlite3.connect(db, timeout=5)) as conn:
+        try:
+            return list(conn.execute(query))
+        except sqlite3.OperationalError:
+            return []

@@ -13,15 +13,14 @@ import os
 import re
 import shlex
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 from tests.fakes.openai_server import Answer, FakeOpenAI, Hold, ServerThread, Status
+from tests.fakes.processes import store_rows as rows
 from tests.fakes.processes import wait_until
 from tests.runner.helpers import write_suite
 
@@ -53,17 +52,6 @@ def judge() -> Iterator[FakeOpenAI]:
     }
     with ServerThread(FakeOpenAI(script=script, key=asked_about)) as fake:  # type: ignore[arg-type]
         yield fake
-
-
-def rows(db: Path, query: str) -> list[tuple[object, ...]]:
-    """What another process reads in the store (nothing while its tables are not made)."""
-    if not db.exists():
-        return []
-    with closing(sqlite3.connect(db, timeout=5)) as conn:
-        try:
-            return list(conn.execute(query))
-        except sqlite3.OperationalError:
-            return []
 
 
 def start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:

@@ -16,16 +16,14 @@ import os
 import re
 import shlex
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tests.fakes.openai_server import Answer, Behaviour, FakeOpenAI, Hold, ServerThread, Status
+from tests.fakes.processes import store_rows as _rows
 from tests.fakes.processes import wait_until
 from tests.hostile.replay import GUARD_S, Attempt, check
 
@@ -122,16 +120,6 @@ def _suite(folder: Path, scene: Scene) -> Path:
     path = folder / "s.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
-
-
-def _rows(db: Path, query: str) -> list[tuple[Any, ...]]:
-    if not db.exists():
-        return []
-    with closing(sqlite3.connect(db, timeout=5)) as conn:
-        try:
-            return list(conn.execute(query))
-        except sqlite3.OperationalError:
-            return []
 
 
 def _env(folder: Path) -> dict[str, str]:
