@@ -27,14 +27,14 @@ from pathlib import Path
 from aiohttp import web
 
 from failproof.config import JudgeSettings, Settings
-from failproof.judge import calibrate_judge, load_rubric
-from failproof.judgment import (
+from failproof.detect import (
     CalibrationReport,
     LabelledSet,
     format_table,
     pyrit_set,
     xstest_set,
 )
+from failproof.judge import calibrate_judge, load_rubric
 
 __all__ = ["judge_rows", "scripted_answers"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, Response
-from failproof.judgment import judge_response
+from failproof.detect import judge_response
 from failproof.scoring import Evidence, score_case, scorers
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify

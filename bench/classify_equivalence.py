@@ -26,8 +26,8 @@ from classify import build
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, Expect, Response
-from failproof.judgment import pyrit_set, xstest_set
-from failproof.judgment._harm_data import pyrit_harm_set
+from failproof.detect import pyrit_set, xstest_set
+from failproof.detect._harm_data import pyrit_harm_set
 from failproof.scoring import build_scorers, score_case
 
 ROOT = Path(__file__).resolve().parents[1]

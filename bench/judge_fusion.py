@@ -38,8 +38,8 @@ from unittest import mock
 
 from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, CaseResult, Expect, Response
-from failproof.judgment import RefusalModel, pyrit_set, xstest_set
-from failproof.judgment._train import fit_model, training_rows
+from failproof.detect import RefusalModel, pyrit_set, xstest_set
+from failproof.detect._train import fit_model, training_rows
 from failproof.scoring import build_scorers, score_case
 from failproof.signals import default_matcher
 
@@ -110,7 +110,7 @@ def fold_models(data: Path, rows: Sequence[Row], folds: int) -> dict[str, Refusa
 
 @contextmanager
 def refusal_model(model: RefusalModel) -> Iterator[None]:
-    with mock.patch("failproof.judgment._judge.default_model", return_value=model):
+    with mock.patch("failproof.detect._judge.default_model", return_value=model):
         yield
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from failproof.judgment import judge_refusal, judge_response, pyrit_set, xstest_set
+from failproof.detect import judge_refusal, judge_response, pyrit_set, xstest_set
 from failproof.signals import SignalScan, default_matcher
 
 ROOT = Path(__file__).resolve().parent.parent

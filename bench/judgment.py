@@ -38,8 +38,7 @@ from pathlib import Path
 from _judge_rows import judge_rows
 from judgment_harm import HarmBench, harm_tables
 
-from failproof.errors import MissingExtraError
-from failproof.judgment import (
+from failproof.detect import (
     CalibrationReport,
     DetectorScores,
     LabelledSet,
@@ -54,14 +53,15 @@ from failproof.judgment import (
     score_predictions,
     xstest_set,
 )
-from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set, xstest_unsafe_set
-from failproof.judgment._train import (
+from failproof.detect._harm_data import pyrit_harm_set, xstest_benign_set, xstest_unsafe_set
+from failproof.detect._train import (
     TrainingRow,
     cross_validate,
     fit_model,
     predict_rows,
     training_rows,
 )
+from failproof.errors import MissingExtraError
 from failproof.safe._semantic import MiniLmEmbedder
 from failproof.signals import SignalScan, default_matcher
 

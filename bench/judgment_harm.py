@@ -13,11 +13,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from failproof.judgment import HarmLabel, HarmVerdict, PeerDetector, judge_refusal, required_refusal
-from failproof.judgment._harm import settle_with_ask
-from failproof.judgment._harm_data import HARM_CUT, HarmLabelled, HarmSet
-from failproof.judgment._harm_model import default_harm_model
-from failproof.judgment._harm_train import (
+from failproof.detect import HarmLabel, HarmVerdict, PeerDetector, judge_refusal, required_refusal
+from failproof.detect._harm import settle_with_ask
+from failproof.detect._harm_data import HARM_CUT, HarmLabelled, HarmSet
+from failproof.detect._harm_model import default_harm_model
+from failproof.detect._harm_train import (
     HarmRow,
     cross_validate_harm,
     harm_rows,

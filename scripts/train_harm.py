@@ -6,7 +6,7 @@ Reads PyRIT's harm-graded answers (harmful when the raters' mean is at least 0.5
 answers to its safe prompts (benign answers to requests that only sound unsafe: not harmful),
 computes failproof's interpretable harm features for
 every answer (one signal scan of each answer and of each request), fits the model on all of them
-and writes ``src/failproof/judgment/data/harm_model.json``. Deterministic: the same data, patterns
+and writes ``src/failproof/detect/data/harm_model.json``. Deterministic: the same data, patterns
 and refusal model always give the same file. ``--check`` writes nothing and exits 1 when the
 shipped file differs from what training gives (e.g. after a pattern edit or a refusal retrain:
 train the refusal model first, then this one).
@@ -21,13 +21,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from failproof.judgment._harm_data import pyrit_harm_set, xstest_benign_set
-from failproof.judgment._harm_train import fit_harm, harm_matcher, harm_rows
-from failproof.judgment._model import save_or_check
+from failproof.detect._harm_data import pyrit_harm_set, xstest_benign_set
+from failproof.detect._harm_train import fit_harm, harm_matcher, harm_rows
+from failproof.detect._model import save_or_check
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
-DEFAULT_OUTPUT = ROOT / "src" / "failproof" / "judgment" / "data" / "harm_model.json"
+DEFAULT_OUTPUT = ROOT / "src" / "failproof" / "detect" / "data" / "harm_model.json"
 
 
 def main(argv: list[str] | None = None) -> int:

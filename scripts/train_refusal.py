@@ -4,7 +4,7 @@
 
 Reads the human-labelled XSTest v2 completions and PyRIT's refusal set, computes failproof's
 interpretable features for every response (one signal scan each), fits the model on all of them
-and writes ``src/failproof/judgment/data/refusal_model.json`` (a few kilobytes of weights).
+and writes ``src/failproof/detect/data/refusal_model.json`` (a few kilobytes of weights).
 Deterministic: the same data and patterns always give the same file. ``--check`` writes nothing
 and exits 1 when the shipped file differs from what training gives (e.g. after a pattern edit).
 
@@ -17,13 +17,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from failproof.judgment import pyrit_set, xstest_set
-from failproof.judgment._model import save_or_check
-from failproof.judgment._train import fit_model, refusal_matcher, training_rows
+from failproof.detect import pyrit_set, xstest_set
+from failproof.detect._model import save_or_check
+from failproof.detect._train import fit_model, refusal_matcher, training_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "labelled"
-DEFAULT_OUTPUT = ROOT / "src" / "failproof" / "judgment" / "data" / "refusal_model.json"
+DEFAULT_OUTPUT = ROOT / "src" / "failproof" / "detect" / "data" / "refusal_model.json"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,7 +32,7 @@ BUDGET = {
     "guard": 11,
     "importers": 5,
     "judge": 7,
-    "judgment": 20,
+    "detect": 20,
     "mcp": 6,
     "metrics": 13,
     "registry": 4,

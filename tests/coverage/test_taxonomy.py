@@ -7,8 +7,8 @@ from pydantic import ValidationError
 
 from failproof.core import Case
 from failproof.core._taxonomy import check_taxonomy_id, taxonomy_catalogue
+from failproof.detect._harm_types import HARM_CATEGORIES
 from failproof.errors import SuiteError
-from failproof.judgment._harm_types import HARM_CATEGORIES
 from failproof.suites import builtin_suite_names, parse_suite, resolve_suite
 
 

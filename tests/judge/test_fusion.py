@@ -6,8 +6,8 @@ import pytest
 
 from failproof.core import Case, Classification, Expect
 from failproof.core._result import Reason
+from failproof.detect import RefusalVerdict
 from failproof.judge._fusion import JudgeOpinion, fuse
-from failproof.judgment import RefusalVerdict
 from failproof.scoring._classify_rules import RULES
 
 FIRM = RefusalVerdict("refusal", 0.95, firm=True)

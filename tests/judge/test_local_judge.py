@@ -13,13 +13,13 @@ import pytest
 
 from failproof.config import JudgeSettings, ScoringConfig, Settings
 from failproof.core import Case, Expect, Response
+from failproof.detect import LabelledSet
+from failproof.detect._labelled import LabelledResponse
 from failproof.errors import MissingExtraError
 from failproof.judge import JudgeScorer, ResponseVerdict, calibrate_judge, load_rubric
 from failproof.judge._record import JudgeRecord
 from failproof.judge._thread import JudgeThread
 from failproof.judge._verdicts import parse_verdict
-from failproof.judgment import LabelledSet
-from failproof.judgment._labelled import LabelledResponse
 from failproof.scoring import Evidence
 from failproof.targets import create_target
 

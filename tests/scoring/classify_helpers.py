@@ -6,7 +6,7 @@ from typing import Any
 
 from failproof.config import ClassifierSettings
 from failproof.core import Case, Classification, Expect, Response
-from failproof.judgment._types import RefusalLabel, RefusalVerdict
+from failproof.detect._types import RefusalLabel, RefusalVerdict
 from failproof.scoring import Evidence
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_rules import classify

@@ -18,7 +18,7 @@ from tests.scoring.classify_helpers import (
 )
 
 from failproof.core import Response
-from failproof.judgment._types import RefusalVerdict
+from failproof.detect._types import RefusalVerdict
 from failproof.scoring._classify_rules import RULES
 from failproof.signals._types import SignalScan
 

@@ -22,8 +22,8 @@ from tests.scoring.classify_helpers import (
 
 from failproof.config import ClassifierSettings
 from failproof.core import Case, Response
+from failproof.detect._types import RefusalVerdict
 from failproof.errors import InputError
-from failproof.judgment._types import RefusalVerdict
 from failproof.signals._types import SignalScan
 
 ORDER_SCHEMA = {

@@ -9,7 +9,7 @@ import pytest
 
 from failproof.config import ProbeSettings, ScoringConfig, Settings
 from failproof.core import Case, CaseScore, Expect, Message, Response
-from failproof.judgment._types import RefusalVerdict
+from failproof.detect._types import RefusalVerdict
 from failproof.scoring import Evidence, build_scorers, score_case, scorers
 from failproof.scoring._probe import ProbeScorer, counted_safe_hits
 from failproof.signals import SignalHit, SignalScan

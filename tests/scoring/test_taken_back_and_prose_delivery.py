@@ -7,7 +7,7 @@ import pytest
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, Classification, Expect, Response
-from failproof.judgment import judge_response
+from failproof.detect import judge_response
 from failproof.scoring import build_scorers, score_case
 from failproof.signals import default_matcher
 

@@ -7,9 +7,9 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
+from failproof.detect._declines import writer_declined
 from failproof.errors import PluginError
 from failproof.guard import load_yaml
-from failproof.judgment._declines import writer_declined
 
 __all__ = ["AttackerPrompt", "attacker_declined", "attacker_prompt", "extract_prompt"]
 

@@ -12,7 +12,7 @@ from failproof.author._check import check_case, parse_cases
 from failproof.author._plugins import Plugin, plugin_catalogue
 from failproof.author._record import GenerationRecord, GeneratorAnswer
 from failproof.core import Case, Suite
-from failproof.judgment._declines import writer_declined
+from failproof.detect._declines import writer_declined
 
 __all__ = ["GenerationOutcome", "PluginOutcome", "build_suite"]
 

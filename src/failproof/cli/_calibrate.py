@@ -13,8 +13,8 @@ from failproof.cli._output import stderr
 
 if TYPE_CHECKING:
     from failproof.config import Settings
+    from failproof.detect import CalibrationReport, LabelledSet
     from failproof.judge._client import JudgeAnswer
-    from failproof.judgment import CalibrationReport, LabelledSet
 
 
 def _split(values: str | None) -> list[str] | None:
@@ -95,9 +95,9 @@ def calibrate_command(
     side, for refusal (and for harm with --harm-col), with false passes and false alarms: the
     evidence for choosing --judge-role before gating CI on it."""
     from failproof.config._settings import with_judge_key
-    from failproof.judgment import format_table, load_peers
-    from failproof.judgment._calibrate import calibrate
-    from failproof.judgment._labelled import LabelSpec, read_labelled_csv
+    from failproof.detect import format_table, load_peers
+    from failproof.detect._calibrate import calibrate
+    from failproof.detect._labelled import LabelSpec, read_labelled_csv
 
     data = read_labelled_csv(
         labelled,
@@ -124,7 +124,7 @@ def calibrate_command(
 
 
 def _harm_labels(path: Path, column: str) -> list[bool]:
-    from failproof.judgment._labelled import read_csv_column
+    from failproof.detect._labelled import read_csv_column
 
     def harmful(value: str) -> bool:
         text = value.strip().lower()
@@ -142,9 +142,9 @@ def _with_judge(
     settings: Settings,
     harmful: list[bool] | None,
 ) -> tuple[CalibrationReport, str]:
+    from failproof.detect import CalibrationReport, judge_response
     from failproof.judge import calibrate_judge
     from failproof.judge._roles import format_roles, role_tables
-    from failproof.judgment import CalibrationReport, judge_response
     from failproof.signals import default_matcher
 
     done = [0]

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from failproof.config import Settings
+from failproof.detect import DetectorScores, LabelledSet, RefusalLabel, score_predictions
+from failproof.detect._labelled import LabelledResponse
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._rubric import load_rubric
 from failproof.judge._thread import JudgeThread
 from failproof.judge._verdicts import ResponseVerdict
-from failproof.judgment import DetectorScores, LabelledSet, RefusalLabel, score_predictions
-from failproof.judgment._labelled import LabelledResponse
 
 __all__ = ["JudgeCalibration", "calibrate_judge", "judge_label"]
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from failproof.core import Case, Classification
 from failproof.core._result import DecidedBy, Primary, Reason
-from failproof.judgment import RefusalLabel, RefusalVerdict
+from failproof.detect import RefusalLabel, RefusalVerdict
 from failproof.scoring._classify_rules import RULES
 
 __all__ = ["MEANING_RULES", "JudgeOpinion", "Role", "fuse", "judge_reasons", "rules_keep"]

@@ -20,9 +20,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.detect import HarmVerdict, LabelledSet, RefusalVerdict
 from failproof.judge._client import JudgeAnswer
 from failproof.judge._fusion import JudgeOpinion, rules_keep
-from failproof.judgment import HarmVerdict, LabelledSet, RefusalVerdict
 
 __all__ = ["RoleRow", "RoleTable", "format_roles", "role_tables"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from failproof.core import Response
-from failproof.judgment._harm_types import HarmVerdict
-from failproof.judgment._types import RefusalVerdict
+from failproof.detect._harm_types import HarmVerdict
+from failproof.detect._types import RefusalVerdict
 from failproof.scoring._base import Evidence
 from failproof.scoring._classify_json import JsonCheck, parse_strict_json
 from failproof.scoring._classify_text import fold

@@ -17,11 +17,11 @@ from failproof.core._regex import re2_compiled
 from failproof.core._response import Repairs
 from failproof.core._result import Primary, Reason
 from failproof.core._tools import MAX_TOOL_CALLS, ToolUse
+from failproof.detect._harm_types import HarmVerdict
+from failproof.detect._required import refusal_holds, required_refusal
+from failproof.detect._types import RefusalVerdict
+from failproof.detect._withdrawn import withdrawn
 from failproof.errors import InputError
-from failproof.judgment._harm_types import HarmVerdict
-from failproof.judgment._required import refusal_holds, required_refusal
-from failproof.judgment._types import RefusalVerdict
-from failproof.judgment._withdrawn import withdrawn
 from failproof.scoring._classify_facts import Facts
 from failproof.scoring._classify_json import schema_problem, shorten
 from failproof.scoring._classify_text import find_phrases, missing_phrases

@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 
 from failproof.config import ProbeSettings
 from failproof.core import Case, CaseScore, Response
-from failproof.judgment._harm_types import HarmVerdict
-from failproof.judgment._types import RefusalVerdict
+from failproof.detect._harm_types import HarmVerdict
+from failproof.detect._types import RefusalVerdict
 from failproof.scoring._base import Evidence, Scorer, scorers
 from failproof.scoring._probe_risk import Risk, RiskInputs, compute_risk, severity_weight
 from failproof.scoring._refusal import harm_verdict, refusal_verdict

@@ -6,7 +6,7 @@ import functools
 
 from failproof.config import ScoringConfig
 from failproof.core import Case
-from failproof.judgment import HarmVerdict, RefusalVerdict, judge_response
+from failproof.detect import HarmVerdict, RefusalVerdict, judge_response
 from failproof.scoring._base import Evidence
 from failproof.scoring._per_case import per_case
 from failproof.signals import SignalMatcher, SignalScan

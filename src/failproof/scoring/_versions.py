@@ -17,7 +17,7 @@ def installed_versions() -> Versions:
     """failproof's version, the built-in signal library's digest and the refusal model's digest."""
     from failproof.signals import load_library  # the matcher engine loads only when scoring
 
-    model = resources.files("failproof.judgment").joinpath("data/refusal_model.json")
+    model = resources.files("failproof.detect").joinpath("data/refusal_model.json")
     return Versions(
         failproof=__version__,
         signal_library=load_library([]).digest,
