@@ -22,6 +22,7 @@ from failproof.config import ProbeSettings
 from failproof.core import CaseResult
 from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
+from failproof.metrics._geometry_csr import Csr
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
 from failproof.metrics._geometry_svd import truncated_svd
@@ -63,7 +64,7 @@ def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
 class Embedding:
     """The TF-IDF matrix, its vocabulary, the SVD embedding and the 2-D scatter coordinates."""
 
-    tfidf: Any
+    tfidf: Csr
     terms: NDArray[np.object_]
     vectors: NDArray[np.floating]
     scatter: NDArray[np.floating]
@@ -118,7 +119,7 @@ def _sample(n: int, size: int, seed: int) -> NDArray[np.int_]:
     return np.sort(np.random.default_rng(seed).choice(n, size, replace=False))
 
 
-def _svd(matrix: Any, components: int, seed: int) -> NDArray[np.floating]:
+def _svd(matrix: Csr, components: int, seed: int) -> NDArray[np.floating]:
     """A truncated SVD with at most ``components`` dimensions, zero-padded when fewer fit."""
     rows, cols = matrix.shape
     usable = min(components, cols - 1, rows - 1)

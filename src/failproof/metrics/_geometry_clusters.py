@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from failproof.metrics._geometry_csr import Csr
 from failproof.metrics._geometry_docs import GeometryCase
 
 __all__ = [
@@ -106,7 +107,7 @@ def _clean(value: float) -> float:
 def describe_clusters(
     cases: Sequence[GeometryCase],
     clusters: NDArray[np.int_],
-    tfidf: Any,
+    tfidf: Csr,
     terms: NDArray[np.object_],
 ) -> list[dict[str, Any]]:
     """Each cluster's size, distinctive terms, dominant category, failure rate and examples.
@@ -120,7 +121,7 @@ def describe_clusters(
     k = int(clusters.max()) + 1 if len(clusters) else 0
     term_means = _mean_tfidf(tfidf, clusters, k)
     if k > 1:
-        term_means = term_means - np.asarray(tfidf.mean(axis=0)).ravel()[None, :]
+        term_means = term_means - tfidf.column_means()[None, :]
     top = term_lists(term_means, terms)
     groups: dict[int, list[GeometryCase]] = {}
     for case, label in zip(cases, clusters.tolist(), strict=True):
@@ -145,14 +146,9 @@ def _is_tag(term: str) -> bool:
     return any(token.startswith(_TAG_PREFIXES) for token in term.split())
 
 
-def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.floating]:
-    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
-
-    n = len(clusters)
-    membership = csr_matrix((np.ones(n), (clusters, np.arange(n))), shape=(k, n))
-    sizes = np.maximum(np.asarray(membership.sum(axis=1)).ravel(), 1)
-    sums = np.asarray((membership @ tfidf).todense())
-    means: NDArray[np.floating] = sums / sizes[:, None]
+def _mean_tfidf(tfidf: Csr, clusters: NDArray[np.int_], k: int) -> NDArray[np.floating]:
+    sizes = np.maximum(np.bincount(clusters, minlength=k), 1)
+    means: NDArray[np.floating] = tfidf.group_sums(clusters, k) / sizes[:, None]
     return means
 
 

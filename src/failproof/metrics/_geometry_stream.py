@@ -37,6 +37,7 @@ from failproof.metrics._geometry import (
     says_something,
 )
 from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
+from failproof.metrics._geometry_csr import Csr
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_k import choose_k, fit_kmeans
 from failproof.metrics._geometry_svd import truncated_svd_fit
@@ -178,13 +179,13 @@ class _Model:
         )
         self.sample_labels = nearest(vectors, self.centers)
 
-    def embed(self, tfidf: Any) -> NDArray[np.floating]:
+    def embed(self, tfidf: Csr) -> NDArray[np.floating]:
         out = np.zeros((tfidf.shape[0], self.components), dtype=np.float64)
         if self.directions is not None:
             out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
         return out
 
-    def assign(self, cases: Sequence[_Spilled]) -> tuple[Any, NDArray[np.int_]]:
+    def assign(self, cases: Sequence[_Spilled]) -> tuple[Csr, NDArray[np.int_]]:
         tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
         return tfidf, nearest(normalise(self.embed(tfidf)), self.centers)
 
@@ -206,14 +207,8 @@ class _Clusters:
         self.codes: dict[str, dict[str, int]] = {"category": {}, "severity": {}, "pass_fail": {}}
         self.targets = {name: array("H") for name in self.codes}
 
-    def add(self, cases: Sequence[_Spilled], tfidf: Any, labels: NDArray[np.int_]) -> None:
-        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
-
-        k = len(self.sizes)
-        member = csr_matrix(
-            (np.ones(len(labels)), (labels, np.arange(len(labels)))), (k, len(labels))
-        )
-        self.tfidf += np.asarray((member @ tfidf).todense())
+    def add(self, cases: Sequence[_Spilled], tfidf: Csr, labels: NDArray[np.int_]) -> None:
+        self.tfidf += tfidf.group_sums(labels, len(self.sizes))
         self.labels.append(labels)
         for case, label in zip(cases, labels.tolist(), strict=True):
             self.sizes[label] += 1

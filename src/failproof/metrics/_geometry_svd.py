@@ -1,4 +1,4 @@
-"""A seeded randomized truncated SVD of a sparse matrix, with numpy and scipy.sparse alone.
+"""A seeded randomized truncated SVD of a sparse matrix, with numpy alone.
 
 The range finder of Halko, Martinsson and Tropp (2011): multiply the matrix by a seeded
 Gaussian block with a few extra columns, sharpen it with power iterations (re-orthonormalised
@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from failproof.metrics._geometry_csr import Csr
+
 __all__ = ["truncated_svd", "truncated_svd_fit"]
 
 #: Extra random columns and power iterations of the range finder.
@@ -20,7 +22,7 @@ _OVERSAMPLES = 10
 _POWER_ITERATIONS = 5
 
 
-def truncated_svd(matrix: Any, components: int, seed: int) -> NDArray[np.float64]:
+def truncated_svd(matrix: Csr, components: int, seed: int) -> NDArray[np.float64]:
     """``U * S`` of the ``components`` leading singular triplets of ``matrix`` (rows x comps).
 
     ``components`` must be at most ``min(matrix.shape) - 1``.
@@ -29,7 +31,7 @@ def truncated_svd(matrix: Any, components: int, seed: int) -> NDArray[np.float64
 
 
 def truncated_svd_fit(
-    matrix: Any, components: int, seed: int
+    matrix: Csr, components: int, seed: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """`truncated_svd` and the right singular vectors (comps x columns, signs fixed alike): a
     new row ``x`` is placed in the same embedding by ``x @ directions.T``."""

@@ -3,7 +3,7 @@
 Equal to scikit-learn's ``TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)`` fitted on the
 sample and applied to all texts (a test holds it to that), but it counts n-grams with C-level
 dictionary and array operations instead of a Python loop per n-gram (TF-IDF is most of the
-geometry's time), and weighs them with numpy and scipy.sparse alone (smooth IDF
+geometry's time), and weighs them with numpy alone (smooth IDF
 ``ln((1 + n) / (1 + df)) + 1``, term frequency ``1 + ln(count)``, rows scaled to unit length), so
 that scoring never pays for importing scikit-learn. Tokens are runs of word characters of length
 two or more that do not start with a digit, lower-cased (ASCII texts take a faster, equivalent
@@ -16,10 +16,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain, islice, pairwise, repeat
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from failproof.metrics._geometry_csr import Csr
 
 __all__ = ["SampledTfidf", "tokenize"]
 
@@ -27,27 +28,19 @@ _UNICODE = re.compile(r"\b[^\W\d]\w+\b")
 _ASCII = re.compile(r"\b[^\W\d]\w+\b", re.ASCII)
 
 
-def _sparse() -> Any:
-    import scipy.sparse  # type: ignore[import-untyped]
-
-    return scipy.sparse
-
-
-def _smooth_idf(counts: Any) -> NDArray[np.float64]:
+def _smooth_idf(counts: Csr) -> NDArray[np.float64]:
     """``ln((1 + n) / (1 + df)) + 1`` per column of a CSR count matrix of n documents."""
     df = np.bincount(counts.indices, minlength=counts.shape[1])
     idf: NDArray[np.float64] = np.log((1.0 + counts.shape[0]) / (1.0 + df)) + 1.0
     return idf
 
 
-def _weigh(counts: Any, idf: NDArray[np.float64]) -> Any:
+def _weigh(counts: Csr, idf: NDArray[np.float64]) -> Csr:
     """Sublinear TF times IDF, each row scaled to unit L2 norm, as float32 CSR."""
     data = (1.0 + np.log(counts.data.astype(np.float64))) * idf[counts.indices]
-    rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
+    rows = counts.rows
     norms = np.sqrt(np.bincount(rows, weights=data * data, minlength=counts.shape[0]))
-    weighted = counts.copy()
-    weighted.data = (data / norms[rows]).astype(np.float32)  # stored weights are >= 1: norms > 0
-    return weighted
+    return counts.with_data((data / norms[rows]).astype(np.float32))  # weights >= 1: norms > 0
 
 
 def tokenize(text: str) -> list[str]:
@@ -122,7 +115,7 @@ class SampledTfidf:
         self._pair_keys = np.array([k for k, _ in keyed], dtype=np.int64)
         self._pair_cols = np.array([c for _, c in keyed], dtype=np.int64)
 
-    def transform(self, texts: Iterable[str]) -> Any:
+    def transform(self, texts: Iterable[str]) -> Csr:
         """The L2-normalised TF-IDF matrix (float32 CSR) of ``texts``.
 
         ``texts`` may be a generator: only ``chunk`` texts exist at a time.
@@ -132,18 +125,15 @@ class SampledTfidf:
             return counts
         return _weigh(counts, self._idf)
 
-    def counts(self, texts: Iterable[str]) -> Any:
+    def counts(self, texts: Iterable[str]) -> Csr:
         """The n-gram count matrix (CSR) of ``texts`` over the fitted vocabulary."""
-        sparse = _sparse()
         iterator = iter(texts)
         blocks = []
         while chunk := list(islice(iterator, self.chunk)):
             blocks.append(self._block([tokenize(text) for text in chunk]))
-        if not blocks:
-            return sparse.csr_matrix((0, len(self.terms)), dtype=np.float32)
-        return sparse.vstack(blocks, format="csr")
+        return Csr.stack(blocks, len(self.terms))
 
-    def _block(self, tokens: Sequence[list[str]]) -> Any:
+    def _block(self, tokens: Sequence[list[str]]) -> Csr:
         lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
         flat = list(chain.from_iterable(tokens))
         doc = np.repeat(np.arange(len(tokens), dtype=np.int64), lengths)
@@ -154,10 +144,8 @@ class SampledTfidf:
             pair_rows, pair_cols = self._pairs(codes % self._stride - 1, doc)
             rows.append(pair_rows)
             cols.append(pair_cols)
-        row, col = np.concatenate(rows), np.concatenate(cols)
-        data = np.ones(len(row), dtype=np.float32)
         shape = (len(tokens), len(self.terms))
-        return _sparse().coo_matrix((data, (row, col)), shape=shape).tocsr()
+        return Csr.counts(np.concatenate(rows), np.concatenate(cols), shape)
 
     def _pairs(
         self, part: NDArray[np.int64], doc: NDArray[np.int64]

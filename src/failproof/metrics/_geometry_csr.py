@@ -1,0 +1,144 @@
+"""The TF-IDF matrix of the failure geometry: a compressed sparse row matrix on numpy alone.
+
+A small run's geometry (a few hundred cases) multiplies a matrix of a few thousand stored
+numbers; importing scipy to do it costs far more CPU than the sums. `Csr` holds the matrix in
+plain numpy arrays and does its few products itself, with `numpy.bincount`, which adds in the
+order of the stored entries. That is the order scipy's sparse kernels add in, so the results
+are the same numbers to the last bit (``tests/metrics/test_geometry_csr.py`` holds them to a
+loop written from the definition, and to scipy where it is installed). Past `SCIPY_FROM` stored
+entries the products are handed to scipy's C loops, which are then the faster.
+
+Every product takes float64 operands and returns float64, as scipy does for a float32 matrix
+times a float64 one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["SCIPY_FROM", "Csr"]
+
+#: Stored entries from which products go to scipy (below, numpy's loops cost less than the import).
+SCIPY_FROM = 20_000
+
+Floats = NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Csr:
+    """``data[indptr[i]:indptr[i+1]]`` are row ``i``'s entries, in columns ``indices[...]``
+    (sorted within a row, no repeats: the canonical form)."""
+
+    data: NDArray[np.float32]
+    indices: NDArray[np.int64]
+    indptr: NDArray[np.int64]
+    shape: tuple[int, int]
+
+    @classmethod
+    def counts(
+        cls, rows: NDArray[np.int64], cols: NDArray[np.int64], shape: tuple[int, int]
+    ) -> Csr:
+        """How often each ``(row, col)`` pair occurs, as a matrix."""
+        keys, counts = np.unique(rows * shape[1] + cols, return_counts=True)
+        per_row = np.bincount(keys // max(shape[1], 1), minlength=shape[0])
+        indptr = np.concatenate(([0], np.cumsum(per_row))).astype(np.int64)
+        return cls(counts.astype(np.float32), keys % max(shape[1], 1), indptr, shape)
+
+    @classmethod
+    def stack(cls, blocks: list[Csr], columns: int) -> Csr:
+        """The rows of ``blocks``, one after another."""
+        if len(blocks) <= 1:
+            empty = np.zeros(0, np.int64)
+            return blocks[0] if blocks else cls.counts(empty, empty, (0, columns))
+        ends = np.cumsum([0] + [b.nnz for b in blocks[:-1]])
+        tails = [b.indptr[1:] + end for b, end in zip(blocks, ends, strict=True)]
+        indptr = np.concatenate([np.zeros(1, np.int64), *tails])
+        rows = sum(b.shape[0] for b in blocks)
+        data = np.concatenate([b.data for b in blocks])
+        return cls(data, np.concatenate([b.indices for b in blocks]), indptr, (rows, columns))
+
+    @property
+    def nnz(self) -> int:
+        return len(self.data)
+
+    def with_data(self, data: NDArray[np.float32]) -> Csr:
+        """The same pattern of entries holding ``data``."""
+        return Csr(data, self.indices, self.indptr, self.shape)
+
+    def toarray(self) -> NDArray[np.float32]:
+        """The matrix written out in full."""
+        out = np.zeros(self.shape, dtype=np.float32)
+        out[self.rows, self.indices] = self.data
+        return out
+
+    @cached_property
+    def rows(self) -> NDArray[np.int64]:
+        """The row of every stored entry."""
+        return np.repeat(np.arange(self.shape[0], dtype=np.int64), np.diff(self.indptr))
+
+    @property
+    def T(self) -> _Transposed:
+        return _Transposed(self)
+
+    def __matmul__(self, dense: NDArray[np.floating]) -> Floats:
+        """``self @ dense``: row i is the sum, in stored order, of ``data * dense[column]``."""
+        if self.nnz >= SCIPY_FROM:
+            return np.asarray(self._scipy() @ dense)
+        return _sums(self.rows, self.indices, self._data64, dense, self.shape[0])
+
+    def group_sums(self, groups: NDArray[np.int_], k: int) -> Floats:
+        """``(k, columns)``: the sum of the rows of each group, rows added in order."""
+        keys = groups[self.rows] * self.shape[1] + self.indices
+        sums = np.bincount(keys, weights=self._data64, minlength=k * self.shape[1])
+        return np.asarray(sums, dtype=np.float64).reshape(k, self.shape[1])
+
+    def column_means(self) -> NDArray[np.float32]:
+        """The mean of every column, as scipy's ``mean(axis=0)`` computes it in float32:
+        each entry scaled by ``1 / rows``, then the column's entries added in stored order."""
+        scaled = self.data * np.float32(1.0 / max(self.shape[0], 1))
+        means = np.zeros(self.shape[1], dtype=np.float32)
+        np.add.at(means, self.indices, scaled)
+        return means
+
+    @cached_property
+    def _data64(self) -> Floats:
+        return self.data.astype(np.float64)
+
+    def _scipy(self) -> Any:
+        import scipy.sparse  # type: ignore[import-untyped]
+
+        return scipy.sparse.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
+
+
+@dataclass(frozen=True)
+class _Transposed:
+    matrix: Csr
+
+    def __matmul__(self, dense: NDArray[np.floating]) -> Floats:
+        """``matrix.T @ dense``: column j of the matrix gathers ``data * dense[row]`` in stored
+        order (scipy's CSC product walks the entries in the same order)."""
+        m = self.matrix
+        if m.nnz >= SCIPY_FROM:
+            return np.asarray(m._scipy().T @ dense)
+        return _sums(m.indices, m.rows, m._data64, dense, m.shape[1])
+
+
+def _sums(
+    into: NDArray[np.int64],
+    take: NDArray[np.int64],
+    data: Floats,
+    dense: NDArray[np.floating],
+    size: int,
+) -> Floats:
+    """``out[into[e]] += data[e] * dense[take[e]]`` for every entry e in order, column by column
+    of ``dense`` (`numpy.bincount` adds its weights in order, from zero)."""
+    wide = np.asarray(dense, dtype=np.float64)
+    out = np.empty((size, wide.shape[1]), dtype=np.float64)
+    for column in range(wide.shape[1]):
+        out[:, column] = np.bincount(into, weights=data * wide[take, column], minlength=size)
+    return out
