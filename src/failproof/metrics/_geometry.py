@@ -12,6 +12,7 @@ places every case on a scatter plot. Every random step takes the configured seed
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +29,13 @@ from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
+#: Cases up to which the geometry's BLAS products are too small to use a second thread.
+ONE_THREAD_CASES = 60
+
 __all__ = [
+    "ONE_THREAD_CASES",
     "Embedding",
+    "blas_threads",
     "embed",
     "failure_geometry",
     "method_of",
@@ -73,10 +79,25 @@ class Embedding:
 
 def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
     """The ``observability`` section for ``cases`` (see the module docstring)."""
+    with blas_threads(len(cases), settings.geometry_threads):
+        return _geometry(cases, settings)
+
+
+def blas_threads(cases: int, threads: int) -> AbstractContextManager[object]:
+    """BLAS and OpenMP held to ``threads`` while the geometry of ``cases`` cases is computed.
+
+    Up to `ONE_THREAD_CASES` cases every product is too small for OpenBLAS to split: each of
+    its sides is below the number of cases (the embedding has fewer dimensions than cases, k
+    is at most 8), and OpenBLAS keeps a product of fewer than 262,144 multiply-adds on one
+    thread. So nothing is set, and threadpoolctl, which inspects every loaded library, is not
+    imported.
+    """
+    if cases <= ONE_THREAD_CASES:
+        return nullcontext()
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-    with threadpool_limits(limits=settings.geometry_threads):
-        return _geometry(cases, settings)
+    limits: AbstractContextManager[object] = threadpool_limits(limits=threads)
+    return limits
 
 
 def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:

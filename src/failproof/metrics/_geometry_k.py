@@ -38,7 +38,8 @@ def distinct_rows(matrix: Matrix, decimals: int = 6) -> int:
     """How many different rows ``matrix`` has (after rounding), i.e. the most clusters it holds."""
     if len(matrix) == 0:
         return 0
-    return len(np.unique(np.round(matrix, decimals), axis=0))
+    # return_index: without it numpy asks numpy.ma whether the array is masked (an import)
+    return len(np.unique(np.round(matrix, decimals), axis=0, return_index=True)[0])
 
 
 def _sq_distances(matrix: Matrix, centers: Matrix) -> Matrix:

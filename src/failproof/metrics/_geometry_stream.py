@@ -29,6 +29,7 @@ from failproof.core import CaseResult
 from failproof.metrics._accumulate import TopN, accumulators
 from failproof.metrics._base import AggregateContext
 from failproof.metrics._geometry import (
+    blas_threads,
     failure_geometry,
     method_of,
     nearest,
@@ -86,9 +87,7 @@ class GeometryAccumulator:
         cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
         if self.spill is None:
             return failure_geometry(cases, self.settings)
-        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
-
-        with self.spill, threadpool_limits(limits=self.settings.geometry_threads):
+        with self.spill, blas_threads(self.n, self.settings.geometry_threads):
             return _two_pass(cases, self.n, self.spill.cases(), self.settings)
 
 
