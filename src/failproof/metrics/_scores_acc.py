@@ -16,6 +16,7 @@ from array import array
 from collections import Counter
 
 from failproof.core import CaseResult
+from failproof.core._intern import Interner
 from failproof.core._result import PRIMARY_CLASSES
 from failproof.metrics._accumulate import accumulators, folded
 from failproof.metrics._base import AggregateContext, aggregators
@@ -31,20 +32,6 @@ from failproof.metrics._summary_section import SuiteRow, Summary
 __all__ = ["SuitesAccumulator", "SummaryAccumulator"]
 
 
-class _Codes:
-    """Strings stored as small integers (class names: a handful per run)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, name: str) -> int:
-        if name not in self._index:
-            self._index[name] = len(self.names)
-            self.names.append(name)
-        return self._index[name]
-
-
 class _SuiteTally:
     __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed", "unsupported")
 
@@ -54,7 +41,7 @@ class _SuiteTally:
         self.classified = array("H")
         self.latencies = array("d")
 
-    def add(self, result: CaseResult, codes: _Codes) -> None:
+    def add(self, result: CaseResult, codes: Interner) -> None:
         self.n += 1
         primary = result.primary
         self.counts[primary] += 1
@@ -67,7 +54,7 @@ class _SuiteTally:
         if result.latency_ms is not None:
             self.latencies.append(result.latency_ms)
 
-    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> SuiteRow:
+    def row(self, name: str, ctx: AggregateContext, codes: Interner) -> SuiteRow:
         classifier = ctx.scoring.classifier
         return SuiteRow(
             n=self.n,
@@ -77,7 +64,7 @@ class _SuiteTally:
             weight=ctx.scoring.suite_weights.get(name, 1.0),
             counts=dict(self.counts),
             penalty_score=penalty_score(
-                [codes.names[c] for c in self.classified], classifier.penalties
+                [codes.items[c] for c in self.classified], classifier.penalties
             ),
             latency=latency_summary(self.latencies, classifier.latency_budget_ms),
         )
@@ -91,7 +78,7 @@ class SuitesAccumulator:
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
-        self.codes = _Codes()
+        self.codes = Interner()
         self.suites: dict[str, _SuiteTally] = {}
 
     def add(self, result: CaseResult) -> None:
