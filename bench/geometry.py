@@ -68,8 +68,8 @@ def _result(i: int, category: str, rng: random.Random) -> CaseResult:
     }
     return CaseResult.model_construct(
         case_id=f"case-{i:06d}", suite="bench", category=category, severity=severity,
-        sample=0, case_score=CaseScore.model_validate(score), scores={}, output="", messages=[], failure_modes=[],
-        metadata={},
+        sample=0, case_score=CaseScore.model_validate(score), scores={}, output="", messages=[],
+        failure_modes=[], metadata={},
     )  # fmt: skip
 
 
