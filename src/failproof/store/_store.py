@@ -9,10 +9,10 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run
+from failproof.core._closing import Closing
 from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
@@ -51,10 +51,12 @@ _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
 
-def _result_row(result: CaseResult) -> ResultRow:
-    """The stored form of one result (its JSON redacted)."""
-    blob = redact(result.model_dump_json())
-    return (result.suite, result.case_id, result.sample, result.primary, blob)
+def _result_row(result: CaseResult, written: str | None = None) -> tuple[ResultRow, bool]:
+    """The stored form of one result (its JSON, ``written`` when given, redacted), and whether
+    redacting changed it."""
+    dumped = result.model_dump_json() if written is None else written
+    blob = redact(dumped)
+    return (result.suite, result.case_id, result.sample, result.primary, blob), blob != dumped
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class RunSummary:
     passed: int
 
 
-class Store(McpRecords, KeptAnswers):
+class Store(McpRecords, KeptAnswers, Closing):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
@@ -82,6 +84,8 @@ class Store(McpRecords, KeptAnswers):
         """
         self.path = Path(path)
         self.readonly = readonly
+        #: Results stored so far whose JSON held a secret (stored redacted, so not as given).
+        self.redacted = 0
         try:
             self._db = self._connect_readonly() if readonly else self._connect_writable()
         except (sqlite3.Error, OSError) as exc:
@@ -113,17 +117,6 @@ class Store(McpRecords, KeptAnswers):
 
     def close(self) -> None:
         self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _migrate(self) -> None:
         self._db.execute(
@@ -226,12 +219,21 @@ class Store(McpRecords, KeptAnswers):
     def add_results(
         self,
         run_id: str,
-        results: Iterable[CaseResult],
+        results: Sequence[CaseResult],
         cached: Iterable[tuple[str, Response]] = (),
+        *,
+        written: Sequence[str | None] = (),
     ) -> None:
         """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
-        `add_result_rows`)."""
-        self.add_result_rows(run_id, (_result_row(r) for r in results), cached)
+        `add_result_rows`); ``written``: the results' JSON where it is at hand, in order."""
+        texts = written or [None] * len(results)
+        rows = (self._row(r, text) for r, text in zip(results, texts, strict=True))
+        self.add_result_rows(run_id, rows, cached)
+
+    def _row(self, result: CaseResult, written: str | None) -> ResultRow:
+        row, changed = _result_row(result, written)
+        self.redacted += changed
+        return row
 
     def add_result_rows(
         self,
