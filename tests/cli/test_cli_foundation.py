@@ -159,7 +159,8 @@ def test_a_stop_wrapped_by_a_task_group_is_an_interruption(
     import failproof.cli as cli
 
     inner = BaseExceptionGroup("tasks", [KeyboardInterrupt()])
-    monkeypatch.setattr(cli, "app", _raising(BaseExceptionGroup("outer", [inner])))
+    failing = _raising(BaseExceptionGroup("outer", [inner]))
+    monkeypatch.setattr(cli, "application", lambda args: failing)
     assert main(["run"]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err
@@ -171,7 +172,8 @@ def test_another_failure_in_a_task_group_is_unexpected_not_a_traceback(
 ) -> None:
     import failproof.cli as cli
 
-    monkeypatch.setattr(cli, "app", _raising(ExceptionGroup("tasks", [ValueError("boom")])))
+    failing = _raising(ExceptionGroup("tasks", [ValueError("boom")]))
+    monkeypatch.setattr(cli, "application", lambda args: failing)
     assert main(["run"]) == 3
     err = capsys.readouterr().err
     assert "unexpected error" in err

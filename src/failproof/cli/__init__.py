@@ -10,23 +10,26 @@ import gc
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import typer
 
-# Importing a command module registers its commands; --help lists them in this order.
-# isort: off
-from failproof.cli import _run, _attack, _demo, _score, _rescore, _report, _view  # noqa: F401
-from failproof.cli import _generate, _import  # noqa: F401
-from failproof.cli import _suites, _runs, _safe, _calibrate, _config, _compare, _init, _ci  # noqa: F401
-from failproof.cli import _mcp, _datasets  # noqa: F401
-
-# isort: on
-from failproof.cli._app import app
+from failproof.cli._commands import application
 from failproof.errors import FailproofError
 from failproof.guard._secrets import redacting_std_streams
 from failproof.guard._text import strip_controls
 
 __all__ = ["app", "entry", "main"]
+
+if TYPE_CHECKING:
+    from failproof.cli._app import app
+else:
+
+    def __getattr__(name: str) -> object:
+        """``app``: the application with every command registered."""
+        if name == "app":
+            return application()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,7 +53,7 @@ def _main(args: list[str]) -> int:
     verbose = "--verbose" in args or "-v" in args
     remember_command_line(args)
     try:
-        code = app(args=args, prog_name="failproof", standalone_mode=False)
+        code = application(args)(args=args, prog_name="failproof", standalone_mode=False)
     except SystemExit as exc:  # typer.Exit inside standalone_mode=False still exits here
         return _code(exc.code)
     except typer.Exit as exc:

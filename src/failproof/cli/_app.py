@@ -51,6 +51,14 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
+
+@app.callback()
+def _group() -> None:
+    # A callback keeps the app a group of commands even when only one command is loaded
+    # (`failproof.cli._commands`); the help text above is the group's.
+    return None
+
+
 FormatOpt = Annotated[
     str | None,
     typer.Option(
