@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from failproof.core import CaseResult
+from failproof.core._intern import Interner
 from failproof.core._result import PRIMARY_CLASSES
 from failproof.metrics._accumulate import accumulators, folded
 from failproof.metrics._base import AggregateContext, aggregators
@@ -33,20 +34,6 @@ from failproof.metrics._summary_section import SuiteRow, Summary
 __all__ = ["SuitesAccumulator", "SummaryAccumulator"]
 
 
-class _Codes:
-    """Strings stored as small integers (class names: a handful per run)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, name: str) -> int:
-        if name not in self._index:
-            self._index[name] = len(self.names)
-            self.names.append(name)
-        return self._index[name]
-
-
 class _SuiteTally:
     __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed", "unsupported")
 
@@ -56,7 +43,7 @@ class _SuiteTally:
         self.classified = array("H")
         self.latencies = array("d")
 
-    def add(self, result: CaseResult, codes: _Codes) -> None:
+    def add(self, result: CaseResult, codes: Interner) -> None:
         self.n += 1
         primary = result.primary
         self.counts[primary] += 1
@@ -69,7 +56,7 @@ class _SuiteTally:
         if result.latency_ms is not None:
             self.latencies.append(result.latency_ms)
 
-    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> SuiteRow:
+    def row(self, name: str, ctx: AggregateContext, codes: Interner) -> SuiteRow:
         classifier = ctx.scoring.classifier
         return SuiteRow(
             n=self.n,
@@ -79,7 +66,7 @@ class _SuiteTally:
             weight=ctx.scoring.suite_weights.get(name, 1.0),
             counts=dict(self.counts),
             penalty_score=penalty_score(
-                [codes.names[c] for c in self.classified], classifier.penalties
+                [codes.items[c] for c in self.classified], classifier.penalties
             ),
             latency=latency_summary(self.latencies, classifier.latency_budget_ms),
         )
@@ -93,7 +80,7 @@ class SuitesAccumulator:
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
-        self.codes = _Codes()
+        self.codes = Interner()
         self.suites: dict[str, _SuiteTally] = {}
 
     def add(self, result: CaseResult) -> None:
