@@ -12,6 +12,7 @@ run's scoring record, ignore Ctrl-C (the runner stops them) and leave when their
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import multiprocessing
 import pickle
@@ -26,8 +27,10 @@ from typing import Any
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
-from failproof.runner._scoring import ScoreJob, close_scorers, score_jobs
+from failproof.runner._gc import quiet_gc
+from failproof.runner._scoring import Scored, ScoreJob, close_scorers, score_jobs
 from failproof.scoring import Scorer, build_scorers
+from failproof.store._rows import load_result
 
 __all__ = ["PoolScoring", "can_fork"]
 
@@ -64,9 +67,25 @@ def _recv_exact(sock: socket.socket, size: int) -> bytes | None:
 
 def _reply(jobs: list[ScoreJob], scorers: Sequence[Scorer]) -> bytes:
     try:
-        return _frame(("ok", score_jobs(jobs, scorers)))
+        return _frame(("ok", [_written(r) for r in score_jobs(jobs, scorers)]))
     except Exception as exc:
         return _failed(exc)
+
+
+def _written(result: CaseResult) -> CaseResult | str:
+    """A result as it travels back: its JSON (cheaper than a pickle both ways, and what the store
+    writes), or the result itself when it has no JSON form."""
+    try:
+        return result.model_dump_json()
+    except ValueError:  # text JSON cannot carry (lone surrogates): the store repairs it
+        return result
+
+
+def _scored(item: CaseResult | str) -> Scored:
+    """A worker's result as the runner keeps it: read back from its JSON as the store would."""
+    if isinstance(item, CaseResult):
+        return Scored(item)
+    return Scored(load_result(item), item)
 
 
 def _failed(exc: Exception) -> bytes:
@@ -90,11 +109,9 @@ def _serve(
         return
     try:
         sock.sendall(_frame(("ok", [])))  # ready
-        while (header := _recv_exact(sock, _HEADER.size)) is not None:
-            body = _recv_exact(sock, _HEADER.unpack(header)[0])
-            if body is None:
-                break
-            sock.sendall(_reply(pickle.loads(body), scorers))
+        _warm(scorers)
+        with quiet_gc():
+            _answer_batches(sock, scorers)
     except OSError:  # the runner went away mid-reply
         pass
     finally:
@@ -102,11 +119,32 @@ def _serve(
         close_scorers(scorers)
 
 
+def _answer_batches(sock: socket.socket, scorers: Sequence[Scorer]) -> None:
+    """Score each batch received until the runner closes the socket."""
+    while (header := _recv_exact(sock, _HEADER.size)) is not None:
+        body = _recv_exact(sock, _HEADER.unpack(header)[0])
+        if body is None:
+            break
+        sock.sendall(_reply(pickle.loads(body), scorers))
+
+
+def _warm(scorers: Sequence[Scorer]) -> None:
+    """Score one made-up answer and drop it: what the scorers build on first use (compiled
+    pattern sets, model schemas) is built while the first calls are in flight, not while their
+    answers wait. A failure here is the first real batch's to report."""
+    case = Case(id="warm-up", input="Tell me how to reset my router.")
+    response = Response(output="I'm sorry, I can't help with that. Step 1: unplug it.")
+    with contextlib.suppress(Exception):
+        score_jobs([(case, response, 0)], scorers)
+
+
 @dataclass(eq=False)
 class _Worker:
     process: BaseProcess
     sock: socket.socket
-    waiting: deque[tuple[asyncio.Future[list[CaseResult]], int]] = field(default_factory=deque)
+    waiting: deque[tuple[asyncio.Future[list[CaseResult | str]], int]] = field(
+        default_factory=deque
+    )
     inbox: bytearray = field(default_factory=bytearray)
     outbox: bytearray = field(default_factory=bytearray)
 
@@ -156,15 +194,19 @@ class PoolScoring:
         return (await self.score_many([(case, response, sample)]))[0]
 
     async def score_many(self, jobs: Sequence[ScoreJob]) -> list[CaseResult]:
-        """The jobs' results in order; chunks go to the least busy workers."""
+        """The jobs' results in order."""
+        return [scored.result for scored in await self.score_written(jobs)]
+
+    async def score_written(self, jobs: Sequence[ScoreJob]) -> list[Scored]:
+        """The jobs' results in order, each with its JSON; chunks go to the least busy workers."""
         self._attach(asyncio.get_running_loop())
         chunks = [list(jobs[i : i + BATCH_SIZE]) for i in range(0, len(jobs), BATCH_SIZE)]
         parts = await asyncio.gather(*(self._submit(chunk) for chunk in chunks))
-        return [result for part in parts for result in part]
+        return [_scored(item) for part in parts for item in part]
 
-    def _submit(self, jobs: list[ScoreJob]) -> asyncio.Future[list[CaseResult]]:
+    def _submit(self, jobs: list[ScoreJob]) -> asyncio.Future[list[CaseResult | str]]:
         assert self._loop is not None
-        future: asyncio.Future[list[CaseResult]] = self._loop.create_future()
+        future: asyncio.Future[list[CaseResult | str]] = self._loop.create_future()
         live = [w for w in self._workers if w.process.is_alive() or w.waiting]
         if not live:
             future.set_exception(ScoringWorkerLost("every scoring worker process has stopped"))
@@ -268,7 +310,7 @@ class PoolScoring:
         close_scorers(self._scorers)
 
 
-def _settle(future: asyncio.Future[list[CaseResult]], reply: tuple[str, Any]) -> None:
+def _settle(future: asyncio.Future[list[CaseResult | str]], reply: tuple[str, Any]) -> None:
     """Hand a worker's reply to whoever waits for it (nobody, once the run has stopped)."""
     if future.done():
         return

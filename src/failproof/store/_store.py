@@ -51,10 +51,12 @@ _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
 
-def _result_row(result: CaseResult) -> ResultRow:
-    """The stored form of one result (its JSON redacted)."""
-    blob = redact(result.model_dump_json())
-    return (result.suite, result.case_id, result.sample, result.primary, blob)
+def _result_row(result: CaseResult, written: str | None = None) -> tuple[ResultRow, bool]:
+    """The stored form of one result (its JSON, ``written`` when given, redacted), and whether
+    redacting changed it."""
+    dumped = result.model_dump_json() if written is None else written
+    blob = redact(dumped)
+    return (result.suite, result.case_id, result.sample, result.primary, blob), blob != dumped
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class Store(McpRecords, KeptAnswers, Closing):
         """
         self.path = Path(path)
         self.readonly = readonly
+        #: Results stored so far whose JSON held a secret (stored redacted, so not as given).
+        self.redacted = 0
         try:
             self._db = self._connect_readonly() if readonly else self._connect_writable()
         except (sqlite3.Error, OSError) as exc:
@@ -215,12 +219,21 @@ class Store(McpRecords, KeptAnswers, Closing):
     def add_results(
         self,
         run_id: str,
-        results: Iterable[CaseResult],
+        results: Sequence[CaseResult],
         cached: Iterable[tuple[str, Response]] = (),
+        *,
+        written: Sequence[str | None] = (),
     ) -> None:
         """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
-        `add_result_rows`)."""
-        self.add_result_rows(run_id, (_result_row(r) for r in results), cached)
+        `add_result_rows`); ``written``: the results' JSON where it is at hand, in order."""
+        texts = written or [None] * len(results)
+        rows = (self._row(r, text) for r, text in zip(results, texts, strict=True))
+        self.add_result_rows(run_id, rows, cached)
+
+    def _row(self, result: CaseResult, written: str | None) -> ResultRow:
+        row, changed = _result_row(result, written)
+        self.redacted += changed
+        return row
 
     def add_result_rows(
         self,
