@@ -32,19 +32,15 @@ def _entries(matrix: Csr) -> list[tuple[int, int, float]]:
     return list(zip(rows, matrix.indices.tolist(), matrix.data.tolist(), strict=True))
 
 
-def _product_by_definition(matrix: Csr, dense: NDArray[np.float64]) -> NDArray[np.float64]:
-    out = np.zeros((matrix.shape[0], dense.shape[1]))
+def _by_definition(
+    matrix: Csr, dense: NDArray[np.float64], *, transposed: bool = False
+) -> NDArray[np.float64]:
+    """``matrix @ dense`` (or ``matrix.T @ dense``), one stored entry after another."""
+    out = np.zeros((matrix.shape[1 if transposed else 0], dense.shape[1]))
     for row, col, value in _entries(matrix):
+        into, take = (col, row) if transposed else (row, col)
         for k in range(dense.shape[1]):
-            out[row, k] += value * dense[col, k]
-    return out
-
-
-def _transposed_by_definition(matrix: Csr, dense: NDArray[np.float64]) -> NDArray[np.float64]:
-    out = np.zeros((matrix.shape[1], dense.shape[1]))
-    for row, col, value in _entries(matrix):
-        for k in range(dense.shape[1]):
-            out[col, k] += value * dense[row, k]
+            out[into, k] += value * dense[take, k]
     return out
 
 
@@ -82,7 +78,7 @@ def test_a_product_is_the_stored_entries_summed_in_order(
 ) -> None:
     matrix = _random(size)
     dense = np.random.default_rng(3).standard_normal((size[1], 4))
-    assert np.array_equal(matrix @ dense, _product_by_definition(matrix, dense))
+    assert np.array_equal(matrix @ dense, _by_definition(matrix, dense))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -91,7 +87,7 @@ def test_a_transposed_product_is_the_stored_entries_summed_in_order(
 ) -> None:
     matrix = _random(size)
     dense = np.random.default_rng(4).standard_normal((size[0], 3))
-    assert np.array_equal(matrix.T @ dense, _transposed_by_definition(matrix, dense))
+    assert np.array_equal(matrix.T @ dense, _by_definition(matrix, dense, transposed=True))
 
 
 @pytest.mark.parametrize("size", SIZES)
