@@ -160,7 +160,7 @@ def test_a_stop_wrapped_by_a_task_group_is_an_interruption(
 
     inner = BaseExceptionGroup("tasks", [KeyboardInterrupt()])
     failing = _raising(BaseExceptionGroup("outer", [inner]))
-    monkeypatch.setattr(cli, "application", lambda args: failing)
+    monkeypatch.setattr(cli._commands, "application", lambda args: failing)
     assert main(["run"]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err
@@ -173,7 +173,7 @@ def test_another_failure_in_a_task_group_is_unexpected_not_a_traceback(
     import failproof.cli as cli
 
     failing = _raising(ExceptionGroup("tasks", [ValueError("boom")]))
-    monkeypatch.setattr(cli, "application", lambda args: failing)
+    monkeypatch.setattr(cli._commands, "application", lambda args: failing)
     assert main(["run"]) == 3
     err = capsys.readouterr().err
     assert "unexpected error" in err

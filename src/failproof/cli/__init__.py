@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from failproof.cli._commands import application
+from failproof.cli import _commands
 from failproof.errors import FailproofError
 from failproof.guard._secrets import redacting_std_streams
 from failproof.guard._text import strip_controls
@@ -28,7 +28,7 @@ else:
     def __getattr__(name: str) -> object:
         """``app``: the application with every command registered."""
         if name == "app":
-            return application()
+            return _commands.application()
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -53,7 +53,7 @@ def _main(args: list[str]) -> int:
     verbose = "--verbose" in args or "-v" in args
     remember_command_line(args)
     try:
-        code = application(args)(args=args, prog_name="failproof", standalone_mode=False)
+        code = _commands.application(args)(args=args, prog_name="failproof", standalone_mode=False)
     except SystemExit as exc:  # typer.Exit inside standalone_mode=False still exits here
         return _code(exc.code)
     except typer.Exit as exc:
