@@ -19,6 +19,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
+from failproof.cli._heap import settle_heap
 from failproof.cli._judge import (
     JudgeBaseUrlOpt,
     JudgeKeyEnvOpt,
@@ -74,6 +75,7 @@ def score(
     from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
 
+    settle_heap()  # the modules and the command's setup
     settings = settings_from(
         config,
         run__fail_under=fail_under,
@@ -100,5 +102,6 @@ def score(
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")
+    settle_heap()  # the run's results, held for the reports
     emit_reports(outcome.report, format, output, settings)
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))
