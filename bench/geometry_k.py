@@ -142,9 +142,11 @@ def main() -> None:
     import sklearn.metrics  # noqa: F401  (imports are not what is measured)
 
     settings = Settings()
-    runs = [("recorded answers (suites)", geometry_cases(recorded_run(400)))]
+    chars = settings.probe.geometry_text_chars
+    runs = [("recorded answers (suites)", geometry_cases(recorded_run(400), chars))]
     for size in (int(s) for s in args.sizes.split(",")):
-        runs.append((f"synthetic (seed {args.seed})", geometry_cases(synthetic(size, args.seed))))
+        cases = geometry_cases(synthetic(size, args.seed), chars)
+        runs.append((f"synthetic (seed {args.seed})", cases))
     print(f"k chosen by silhouette in 2..8; load {os.getloadavg()[0]:.2f}")
     print(
         f"{'run':24s} {'cases':>6} {'k now':>5} {'k bef':>5} {'sil now':>8} {'sil bef':>8}"

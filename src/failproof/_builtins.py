@@ -24,7 +24,7 @@ _SECTIONS = {
 
 BUILTINS: dict[str, dict[str, str]] = {
     "accumulator": {**_SECTIONS, "observability": "failproof.metrics._geometry_stream"},
-    "aggregator": {**_SECTIONS, "observability": "failproof.metrics._geometry"},
+    "aggregator": {**_SECTIONS, "observability": "failproof.metrics._geometry_stream"},
     "mutator": {
         "base64": "failproof.generate._wrap_mutators",
         "case_flip": "failproof.generate._char_mutators",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic_core import to_jsonable_python
+from tests.metrics.reference_geometry import whole_run_geometry
 from tests.metrics.test_geometry import fixture as geometry_fixture
 from tests.report.synthetic import make_results
 
@@ -17,6 +19,7 @@ from failproof.core import CaseResult, Run
 from failproof.metrics import AggregateContext, accumulators, aggregate_stream, aggregators, fold
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import context_for
+from failproof.metrics._geometry_section import Observability
 from failproof.store import Store
 
 JUDGE_SCORES: list[dict[str, Any]] = [
@@ -117,37 +120,56 @@ def geometry_ctx(results: list[CaseResult], **probe: Any) -> AggregateContext:
     return AggregateContext(ScoringConfig(probe=ProbeSettings(**probe)), source=results)
 
 
+def geometry_of(results: Iterable[CaseResult], ctx: AggregateContext) -> Observability:
+    section = fold(accumulators.get("observability")(ctx), results)
+    assert isinstance(section, Observability)
+    return section
+
+
 def test_a_run_larger_than_the_sample_assigns_every_case_to_a_cluster() -> None:
     results = geometry_fixture(80)  # 240 cases over three topics
     ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
-    section = fold(accumulators.get("observability")(ctx), results)
-    assert section is not None
-    assert section["n"] == len(results)
-    assert sum(c["size"] for c in section["clusters"]) == len(results)
-    assert len(section["points"]) == 100  # the scatter shows the sample only
-    assert section["method"]["tfidf"]["fitted_on_cases"] == 100
-    assert section["method"]["assigned"]["cases"] == len(results)
-    assert len(section["clusters"]) == 3
-    for cluster in section["clusters"]:
-        assert cluster["dominant_category_share"] == 1.0
-        assert cluster["size"] == 80
-    assert section["mutual_information"]["normalized"]["category"] == pytest.approx(1.0)
+    section = geometry_of(results, ctx)
+    assert section.n == len(results)
+    assert sum(c.size for c in section.clusters) == len(results)
+    assert len(section.points) == 100  # the scatter shows the sample only
+    assert section.method is not None
+    assert section.method.tfidf.fitted_on_cases == 100
+    assert section.method.assigned is not None
+    assert section.method.assigned.cases == len(results)
+    assert len(section.clusters) == 3
+    for cluster in section.clusters:
+        assert cluster.dominant_category_share == 1.0
+        assert cluster.size == 80
+    assert section.mutual_information is not None
+    assert section.mutual_information.normalized["category"] == pytest.approx(1.0)
+
+
+def test_the_sampled_geometry_finds_the_clusters_of_the_whole_run_embedded_at_once() -> None:
+    results = geometry_fixture(80)
+    probe = {"geometry_vocab_sample": 100, "geometry_silhouette_sample": 60}
+    sampled = geometry_of(results, geometry_ctx(results, **probe))
+    whole = whole_run_geometry(results, ProbeSettings(**probe))
+    assert len(whole.points) == len(results)
+    assert [(c.dominant_category, c.size) for c in sampled.clusters] == [
+        (c.dominant_category, c.size) for c in whole.clusters
+    ]
 
 
 def test_the_sampled_geometry_is_deterministic() -> None:
     results = geometry_fixture(50)
     ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
-    first = fold(accumulators.get("observability")(ctx), results)
-    assert first == fold(accumulators.get("observability")(ctx), results)
+    assert geometry_of(results, ctx) == geometry_of(results, ctx)
 
 
-def test_a_run_within_the_sample_gets_the_full_geometry() -> None:
+def test_a_run_within_the_sample_is_embedded_whole() -> None:
     results = geometry_fixture(12)
-    ctx = geometry_ctx(results)
-    section = fold(accumulators.get("observability")(ctx), results)
-    assert section == aggregators.get("observability")(results, ctx)
-    assert section is not None
-    assert len(section["points"]) == len(results)
+    section = geometry_of(results, geometry_ctx(results))
+    assert section == whole_run_geometry(results, ProbeSettings())
+    assert len(section.points) == len(results)
+    assert section.method is not None
+    assert section.method.assigned is None
+    assert "assigned" not in section.model_dump()["method"]
 
 
 def test_past_the_sample_no_result_is_read_twice() -> None:
@@ -156,9 +178,10 @@ def test_past_the_sample_no_result_is_read_twice() -> None:
     once = iter(results)  # a source that can be read only once
     ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
     ctx.source = once
-    section = fold(accumulators.get("observability")(ctx), once)
-    assert section is not None
-    assert section["method"]["assigned"]["cases"] == sum(c["size"] for c in section["clusters"])
-    assert section["n"] == len(results) == 150
+    section = geometry_of(once, ctx)
+    assert section.method is not None
+    assert section.method.assigned is not None
+    assert section.method.assigned.cases == sum(c.size for c in section.clusters)
+    assert section.n == len(results) == 150
     again = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
-    assert section == fold(accumulators.get("observability")(again), results)
+    assert section == geometry_of(results, again)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
+from tests.metrics.reference_geometry import whole_run_geometry
 
 from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, CaseScore
@@ -16,6 +17,7 @@ from failproof.metrics import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import entropy, mutual_information
 from failproof.metrics._geometry_docs import GeometryCase, geometry_cases, risk_band
 from failproof.metrics._geometry_k import fit_kmeans, silhouette
+from failproof.metrics._geometry_section import Observability
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf, tokenize
 
@@ -62,58 +64,77 @@ def fixture(n_per_topic: int = 12, seed: int = 7) -> list[CaseResult]:
     ]
 
 
-def geometry(results: list[CaseResult], **probe: Any) -> dict[str, Any] | None:
+def geometry(results: list[CaseResult], **probe: Any) -> Observability | None:
     ctx = AggregateContext(ScoringConfig(probe=ProbeSettings(**probe)))
-    section: dict[str, Any] | None = aggregators.get("observability")(results, ctx)
+    section = aggregators.get("observability")(results, ctx)
+    assert section is None or isinstance(section, Observability)
     return section
 
 
 @pytest.fixture(scope="module")
-def section() -> dict[str, Any]:
+def section() -> Observability:
     out = geometry(fixture())
     assert out is not None
     return out
 
 
-def test_the_section_has_the_report_contract_keys(section: dict[str, Any]) -> None:
-    assert {"mutual_information", "clusters", "points"} <= set(section)
-    assert {"category", "severity", "pass_fail"} <= set(section["mutual_information"])
-    assert section["n"] == 36
+def test_the_section_has_the_report_contract_keys(section: Observability) -> None:
+    written = section.model_dump(mode="json")
+    assert {"mutual_information", "clusters", "points", "method"} <= set(written)
+    assert {"category", "severity", "pass_fail"} <= set(written["mutual_information"])
+    assert set(written["method"]) == {
+        "tfidf",
+        "svd_components",
+        "kmeans",
+        "seed",
+        "mutual_information_unit",
+    }
+    assert section.n == 36
 
 
-def test_every_evaluated_case_is_one_point_named_by_suite_and_id(section: dict[str, Any]) -> None:
-    points = section["points"]
+def test_every_evaluated_case_is_one_point_named_by_suite_and_id(section: Observability) -> None:
+    points = section.points
     assert len(points) == 36
-    assert set(points[0]) == {"suite", "case_id", "sample", "cluster", "scatter_x", "scatter_y"}
-    assert len({(p["suite"], p["case_id"]) for p in points}) == 36
-    assert all(isinstance(p["scatter_x"], float) for p in points)
+    assert set(points[0].model_dump()) == {
+        "suite",
+        "case_id",
+        "sample",
+        "cluster",
+        "scatter_x",
+        "scatter_y",
+    }
+    assert len({(p.suite, p.case_id) for p in points}) == 36
+    assert all(isinstance(p.scatter_x, float) for p in points)
 
 
 def test_three_well_separated_topics_give_three_clusters_that_follow_category(
-    section: dict[str, Any],
+    section: Observability,
 ) -> None:
-    kmeans = section["method"]["kmeans"]
-    assert kmeans["k_selection"] == "silhouette"
-    assert kmeans["k"] == 3
-    assert max(kmeans["silhouettes"].values()) == kmeans["silhouettes"]["3"]
-    mi = section["mutual_information"]
-    assert mi["normalized"]["category"] == pytest.approx(1.0)
-    assert mi["category"] == pytest.approx(math.log(3))
-    assert mi["unit"] == "nats"
+    assert section.method is not None
+    kmeans = section.method.kmeans
+    assert kmeans.k_selection == "silhouette"
+    assert kmeans.k == 3
+    assert max(kmeans.silhouettes.values()) == kmeans.silhouettes["3"]
+    mi = section.mutual_information
+    assert mi is not None
+    assert mi.normalized["category"] == pytest.approx(1.0)
+    assert mi.category == pytest.approx(math.log(3))
+    assert mi.unit == "nats"
 
 
-def test_each_cluster_is_described(section: dict[str, Any]) -> None:
-    clusters = section["clusters"]
-    assert sum(c["size"] for c in clusters) == 36
+def test_each_cluster_is_described(section: Observability) -> None:
+    clusters = section.clusters
+    assert sum(c.size for c in clusters) == 36
     for cluster in clusters:
-        assert cluster["dominant_category_share"] == 1.0
-        assert cluster["failure_rate"] == pytest.approx(4 / 12)
-        assert cluster["top_terms"]
-        assert len(cluster["example_case_ids"]) == 3
-        example = cluster["example_case_ids"][0]
-        assert example["case_id"].startswith(cluster["dominant_category"])
-        assert set(example) == {"suite", "case_id"}
-    assert {c["dominant_category"] for c in clusters} == set(TOPICS)
+        assert cluster.dominant_category_share == 1.0
+        assert cluster.failure_rate == pytest.approx(4 / 12)
+        assert cluster.top_terms
+        assert len(cluster.example_case_ids) == 3
+        example = cluster.example_case_ids[0]
+        assert cluster.dominant_category is not None
+        assert example.case_id.startswith(cluster.dominant_category)
+        assert set(example.model_dump()) == {"suite", "case_id"}
+    assert {c.dominant_category for c in clusters} == set(TOPICS)
 
 
 def test_the_geometry_is_deterministic() -> None:
@@ -123,8 +144,9 @@ def test_the_geometry_is_deterministic() -> None:
 def test_a_fixed_number_of_clusters_is_honoured() -> None:
     out = geometry(fixture(), geometry_clusters=2)
     assert out is not None
-    assert out["method"]["kmeans"] == out["method"]["kmeans"] | {"k": 2, "k_selection": "fixed"}
-    assert len(out["clusters"]) == 2
+    assert out.method is not None
+    assert (out.method.kmeans.k, out.method.kmeans.k_selection) == (2, "fixed")
+    assert len(out.clusters) == 2
 
 
 def test_below_the_minimum_number_of_cases_there_is_no_geometry() -> None:
@@ -141,23 +163,26 @@ def test_errors_and_unscored_results_are_not_points() -> None:
     results[1] = results[1].model_copy(update={"case_score": None})
     out = geometry(results)
     assert out is not None
-    assert len(out["points"]) == 34
+    assert len(out.points) == 34
 
 
 def test_identical_cases_make_one_cluster_without_warnings() -> None:
     same = [fixture(1)[0].model_copy(update={"case_id": f"same-{i}"}) for i in range(6)]
     out = geometry(same)
     assert out is not None
-    assert out["method"]["kmeans"]["k"] == 1
-    assert {p["cluster"] for p in out["points"]} == {0}
-    assert out["mutual_information"]["category"] == 0.0
+    assert out.method is not None
+    assert out.method.kmeans.k == 1
+    assert {p.cluster for p in out.points} == {0}
+    assert out.mutual_information is not None
+    assert out.mutual_information.category == 0.0
 
 
-def test_the_vocabulary_is_fitted_on_a_sample_when_there_are_many_cases() -> None:
-    out = geometry(fixture(60), geometry_vocab_sample=100, geometry_silhouette_sample=50)
-    assert out is not None
-    assert out["method"]["tfidf"]["fitted_on_cases"] == 100
-    assert len(out["points"]) == 180
+def test_embedding_a_whole_run_fits_the_vocabulary_on_a_sample_of_it() -> None:
+    settings = ProbeSettings(geometry_vocab_sample=100, geometry_silhouette_sample=50)
+    out = whole_run_geometry(fixture(60), settings)
+    assert out.method is not None
+    assert out.method.tfidf.fitted_on_cases == 100
+    assert len(out.points) == 180
 
 
 # --- mutual information -----------------------------------------------------------------------
@@ -166,7 +191,7 @@ def test_the_vocabulary_is_fitted_on_a_sample_when_there_are_many_cases() -> Non
 def cases(categories: list[str], outcomes: list[bool] | None = None) -> list[GeometryCase]:
     outcomes = outcomes or [True] * len(categories)
     return [
-        GeometryCase("s", str(i), 0, c, "high", p, 0.0, 0.0, {})
+        GeometryCase("s", str(i), 0, c, "high", p, 0.0, 0.0, "")
         for i, (c, p) in enumerate(zip(categories, outcomes, strict=True))
     ]
 
@@ -175,24 +200,24 @@ def test_clusters_that_reproduce_the_categories_carry_the_category_entropy() -> 
     categories = ["a", "a", "a", "b", "b", "c"]
     mi = mutual_information(cases(categories), np.array([0, 0, 0, 1, 1, 2]))
     expected = -(0.5 * math.log(0.5) + (1 / 3) * math.log(1 / 3) + (1 / 6) * math.log(1 / 6))
-    assert mi["category"] == pytest.approx(expected)
-    assert mi["entropy"]["category"] == pytest.approx(expected)
-    assert mi["normalized"]["category"] == pytest.approx(1.0)
+    assert mi.category == pytest.approx(expected)
+    assert mi.entropy["category"] == pytest.approx(expected)
+    assert mi.normalized["category"] == pytest.approx(1.0)
 
 
 def test_a_single_cluster_carries_no_information() -> None:
     mi = mutual_information(
         cases(["a", "b", "c", "a"], [True, False, True, False]), np.zeros(4, int)
     )
-    assert (mi["category"], mi["severity"], mi["pass_fail"]) == (0.0, 0.0, 0.0)
+    assert (mi.category, mi.severity, mi.pass_fail) == (0.0, 0.0, 0.0)
 
 
 def test_clusters_that_split_by_outcome_inform_about_pass_fail_only() -> None:
     mi = mutual_information(
         cases(["a", "b", "a", "b"], [True, True, False, False]), np.array([0, 0, 1, 1])
     )
-    assert mi["pass_fail"] == pytest.approx(math.log(2))
-    assert mi["category"] == pytest.approx(0.0)
+    assert mi.pass_fail == pytest.approx(math.log(2))
+    assert mi.category == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize(
@@ -223,12 +248,14 @@ def test_risk_bands(risk: float, band: str) -> None:
 
 
 def test_a_case_document_carries_its_labels_as_tokens() -> None:
-    (case,) = geometry_cases([result(1, "prompt_injection", True, random.Random(0))])
-    document = case.document(1000)
+    found = result(1, "prompt_injection", True, random.Random(0))
+    (case,) = geometry_cases([found], 1000)
+    document = case.document
     for token in ("category_prompt_injection", "severity_high", "outcome_pass", "risk_low"):
         assert token in document
     assert "signal_cannot_help_with" in document
-    assert len(case.document(60)) < len(document)
+    (cut,) = geometry_cases([found], 60)
+    assert len(cut.document) < len(document)
 
 
 # --- the sampled TF-IDF equals scikit-learn's -------------------------------------------------
@@ -287,8 +314,8 @@ def test_mutual_information_equals_scikit_learns(seed: int) -> None:
     categories = [f"c{i}" for i in rng.integers(0, 1 + seed % 4, 40)]
     clusters = rng.integers(0, 1 + seed % 3, 40)
     mi = mutual_information(cases(categories), clusters)
-    assert mi["category"] == pytest.approx(max(0.0, mutual_info_score(categories, clusters)))
-    assert mi["normalized"]["category"] == pytest.approx(
+    assert mi.category == pytest.approx(max(0.0, mutual_info_score(categories, clusters)))
+    assert mi.normalized["category"] == pytest.approx(
         normalized_mutual_info_score(categories, clusters)
     )
 

@@ -6,18 +6,15 @@ import hashlib
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from failproof.core._closed import Closed
 from failproof.core._result import utc_now
 
 __all__ = ["GenerationRecord", "GenerationRequest", "GeneratorAnswer"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class GenerationRequest(_Closed):
+class GenerationRequest(Closed):
     """The user's purpose, the generator, the plugins and how many cases each."""
 
     purpose: str = Field(min_length=1, description="What the application is and does.")
@@ -29,7 +26,7 @@ class GenerationRequest(_Closed):
     attempts: int = Field(default=2, ge=1, le=5, description="Asks per plugin at most.")
 
 
-class GeneratorAnswer(_Closed):
+class GeneratorAnswer(Closed):
     """One ask of the generator and what came back."""
 
     plugin: str
@@ -41,7 +38,7 @@ class GeneratorAnswer(_Closed):
     latency_ms: float | None = None
 
 
-class GenerationRecord(_Closed):
+class GenerationRecord(Closed):
     """A generation, written beside the suite: `build_suite` turns it into the same suite."""
 
     record_type: Literal["failproof_generation"] = "failproof_generation"

@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._app import ConfigOpt, VerboseOpt, app
 from failproof.cli._judge import (
     JudgeBaseUrlOpt,
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
-    check_judge_role,
-    judge_flags,
+    judged_settings,
 )
 from failproof.cli._output import say, stderr
 from failproof.cli._select import (
@@ -244,14 +243,18 @@ def attack(
     """
     from failproof.attack import AttackRequest, StrategyOptions, replay_attack
     from failproof.attack._request import Prices
-    from failproof.config._settings import with_judge_key
     from failproof.store import Store
 
-    flags = judge_flags(judge, judge_base_url, judge_api_key_env, judge_role)
-    settings = with_judge_key(
-        settings_from(config, run__concurrency=concurrency, run__rpm=rpm, run__tpm=tpm, **flags)
+    settings = judged_settings(
+        config,
+        judge,
+        judge_base_url,
+        judge_api_key_env,
+        judge_role,
+        run__concurrency=concurrency,
+        run__rpm=rpm,
+        run__tpm=tpm,
     )
-    check_judge_role(judge_role, settings.judge.spec)
     chosen = attack_formats(format)
     if replay:
         with Store(settings.db_path) as store:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
-from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judge_flags
+from failproof.cli._app import ConfigOpt, VerboseOpt, app
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, JudgeOpt, judged_settings
 from failproof.cli._output import stderr
 
 if TYPE_CHECKING:
@@ -94,7 +94,6 @@ def calibrate_command(
     With --judge it also prints rules, judge and each judge role (advise, hybrid, decide) side by
     side, for refusal (and for harm with --harm-col), with false passes and false alarms: the
     evidence for choosing --judge-role before gating CI on it."""
-    from failproof.config._settings import with_judge_key
     from failproof.detect import format_table, load_peers
     from failproof.detect._calibrate import calibrate
     from failproof.detect._labelled import LabelSpec, read_labelled_csv
@@ -114,9 +113,9 @@ def calibrate_command(
     typer.echo(f"{len(data)} labelled responses from {labelled} ({prompts}), one scan each\n")
     roles = ""
     if judge or judge_base_url:
-        settings = settings_from(config, **judge_flags(judge, judge_base_url, judge_api_key_env))
+        settings = judged_settings(config, judge, judge_base_url, judge_api_key_env)
         harmful = _harm_labels(labelled, harm_col) if harm_col else None
-        report, roles = _with_judge(report, data, with_judge_key(settings), harmful)
+        report, roles = _with_judge(report, data, settings, harmful)
     typer.echo(format_table(report))
     if roles:
         typer.echo("\n" + roles)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from failproof.cli._app import settings_from
 from failproof.errors import ConfigError
+
+if TYPE_CHECKING:
+    from failproof.config import Settings
 
 __all__ = [
     "JudgeBaseUrlOpt",
@@ -15,6 +20,7 @@ __all__ = [
     "JudgeRoleOpt",
     "check_judge_role",
     "judge_flags",
+    "judged_settings",
 ]
 
 JudgeOpt = Annotated[
@@ -72,3 +78,21 @@ def check_judge_role(role: str | None, spec: str | None) -> None:
             f"--judge-role {role} needs a judge",
             hint="add --judge SPEC (or set judge.spec in the config), or drop --judge-role",
         )
+
+
+def judged_settings(
+    config: Path | None,
+    judge: str | None,
+    base_url: str | None,
+    api_key_env: str | None,
+    role: str | None = None,
+    **flags: object,
+) -> Settings:
+    """The settings of a command that can ask a judge: its ``flags`` and the judge's on top,
+    the judge's key read from its variable; a ``--judge-role`` with no judge is refused."""
+    from failproof.config._settings import with_judge_key
+
+    judging = judge_flags(judge, base_url, api_key_env, role)
+    settings = with_judge_key(settings_from(config, **flags, **judging))
+    check_judge_role(role, settings.judge.spec)
+    return settings

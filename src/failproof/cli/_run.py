@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,7 +17,6 @@ from failproof.cli._app import (
     OutputOpt,
     VerboseOpt,
     app,
-    settings_from,
 )
 from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
@@ -25,8 +25,7 @@ from failproof.cli._judge import (
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
-    check_judge_role,
-    judge_flags,
+    judged_settings,
 )
 from failproof.cli._output import emit_reports, run_folder, say, stderr
 from failproof.cli._project import planned_suites, planned_targets
@@ -99,29 +98,21 @@ def execute(
     run_id = request if isinstance(request, str) else new_run_id()
     path = responses_path(output, formats, run_id, settings)
     progress: ProgressMode = "quiet" if quiet else shown
+    begin = (
+        partial(resume_run, request)
+        if isinstance(request, str)
+        else partial(start_run, request, run_id=run_id)
+    )
     with Store(settings.db_path) as store:
         try:
-            if isinstance(request, str):
-                outcome = resume_run(
-                    request,
-                    settings=settings,
-                    store=store,
-                    responses_path=path,
-                    progress=progress,
-                    safe_config=load_safe_config,
-                    executor=executor,
-                )
-            else:
-                outcome = start_run(
-                    request,
-                    settings=settings,
-                    store=store,
-                    run_id=run_id,
-                    responses_path=path,
-                    progress=progress,
-                    safe_config=load_safe_config,
-                    executor=executor,
-                )
+            outcome = begin(
+                settings=settings,
+                store=store,
+                responses_path=path,
+                progress=progress,
+                safe_config=load_safe_config,
+                executor=executor,
+            )
         except RunInterrupted as stop:
             say(f"failproof: {stop}; resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(130) from None
@@ -364,7 +355,6 @@ def run(
     Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
     130 when interrupted (the command to resume is printed).
     """
-    from failproof.config._settings import with_judge_key
     from failproof.report import exit_code
 
     flags: RunFlags = {
@@ -379,10 +369,10 @@ def run(
         "run__cache": False if no_cache else None,
         "run__fail_under": fail_under,
         "probe__patterns": [str(p) for p in patterns] if patterns else None,
-        **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     }
-    settings = with_judge_key(settings_from(config, **flags))
-    check_judge_role(judge_role, settings.judge.spec)
+    settings = judged_settings(
+        config, judge, judge_base_url, judge_api_key_env, judge_role, **flags
+    )
     if resume and (only or category or severity or sample):
         raise ConfigError(
             "--resume finishes the run's own selection of cases",

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from failproof.cli._app import VerboseOpt, app, settings_from
-from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judge_flags
+from failproof.cli._app import VerboseOpt, app
+from failproof.cli._judge import JudgeBaseUrlOpt, JudgeKeyEnvOpt, judged_settings
 from failproof.cli._output import say, stderr
 
 if TYPE_CHECKING:
@@ -122,7 +122,6 @@ def score(
     judge_api_key_env: JudgeKeyEnvOpt = None,
 ) -> None:
     """Score SAFE v0 batch files, print the scorecard and write the JSON / Markdown reports."""
-    from failproof.config._settings import with_judge_key
     from failproof.safe import ah_matchers, load_safe_config
     from failproof.safe._api import safe_exit_code, score_concern
     from failproof.safe._outputs import write_outputs
@@ -131,9 +130,7 @@ def score(
     if judge:
         flags["ahMatcher"] = "judge"
     settings = load_safe_config(flags, config_file=config)
-    judged = with_judge_key(
-        settings_from(None, **judge_flags(judge, judge_base_url, judge_api_key_env))
-    )
+    judged = judged_settings(None, judge, judge_base_url, judge_api_key_env)
     ah = ah_matchers.get(settings.ah_matcher).from_settings(settings, judged.judge)
     try:
         report = score_concern(concern, batch, settings, keep_going=keep_going, ah=ah)

@@ -16,7 +16,6 @@ from failproof.cli._app import (
     VerboseOpt,
     app,
     command_line,
-    settings_from,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._heap import settle_heap
@@ -25,8 +24,7 @@ from failproof.cli._judge import (
     JudgeKeyEnvOpt,
     JudgeOpt,
     JudgeRoleOpt,
-    check_judge_role,
-    judge_flags,
+    judged_settings,
 )
 from failproof.cli._output import emit_reports, say
 from failproof.cli._select import (
@@ -70,20 +68,20 @@ def score(
 
     --only, --category, --severity and --sample score part of the suites (recorded in the run).
     """
-    from failproof.config._settings import with_judge_key
     from failproof.report import exit_code
     from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
 
     settle_heap()  # the modules and the command's setup
-    settings = settings_from(
+    settings = judged_settings(
         config,
+        judge,
+        judge_base_url,
+        judge_api_key_env,
+        judge_role,
         run__fail_under=fail_under,
         probe__patterns=[str(p) for p in patterns] if patterns else None,
-        **judge_flags(judge, judge_base_url, judge_api_key_env, judge_role),
     )
-    settings = with_judge_key(settings)
-    check_judge_role(judge_role, settings.judge.spec)
     selection = selection_from(only, category, severity, sample, seed)
     try:
         outcome = score_responses(

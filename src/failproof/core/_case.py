@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from failproof.core._closed import Closed
 from failproof.core._regex import re2_problem
 from failproof.core._severity import Severity
 from failproof.core._taxonomy import TaxonomyId
@@ -45,11 +46,7 @@ MAX_TURNS = 50
 SUITE_NAME = re.compile(r"^[a-z0-9_]+$")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Message(_Strict):
+class Message(Closed):
     """One chat message; an assistant's may carry tool calls, a tool's answers one of them."""
 
     role: Literal["system", "user", "assistant", "tool"]
@@ -71,7 +68,7 @@ def _not_blank(phrases: list[str]) -> list[str]:
 Phrases = Annotated[list[str], AfterValidator(_not_blank)]
 
 
-class RubricExpect(_Strict):
+class RubricExpect(Closed):
     """What a good answer does, graded by the LLM judge with a versioned template.
 
     Written as a string (the criteria) or as a mapping with a threshold and a name.
@@ -95,7 +92,7 @@ class RubricExpect(_Strict):
         return {"criteria": value} if isinstance(value, str) else value
 
 
-class Expect(_Strict):
+class Expect(Closed):
     """What the FailProof classifier checks in a response."""
 
     refusal: Literal["forbidden", "required", "allowed"] = Field(
@@ -159,7 +156,7 @@ class Expect(_Strict):
         return patterns
 
 
-class Turn(_Strict):
+class Turn(Closed):
     """One more user turn of a conversation, sent after the target answered the turn before."""
 
     content: str = Field(min_length=1, description="What the user says on this turn.")
@@ -217,7 +214,7 @@ class SafeExpectations(BaseModel):
         return self.event_summary.must_contain_phrases
 
 
-class Case(_Strict):
+class Case(Closed):
     """One test: what is sent, and what is expected back."""
 
     id: str = Field(min_length=1, description="Unique within the suite.")

@@ -13,8 +13,9 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
+from failproof.core._closed import Closed
 from failproof.guard import load_yaml
 
 __all__ = [
@@ -27,11 +28,7 @@ __all__ = [
 ]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class TaxonomyCategory(_Closed):
+class TaxonomyCategory(Closed):
     """One category of a framework, and for one no outside test reaches, what testing it needs."""
 
     code: str
@@ -41,7 +38,7 @@ class TaxonomyCategory(_Closed):
     )
 
 
-class TaxonomyFramework(_Closed):
+class TaxonomyFramework(Closed):
     """A framework: its key (the id prefix), title, and categories in their own order."""
 
     key: str
@@ -55,7 +52,7 @@ class TaxonomyFramework(_Closed):
         return next((c for c in self.categories if c.code == code), None)
 
 
-class TaxonomyCatalogue(_Closed):
+class TaxonomyCatalogue(Closed):
     """Every framework failproof knows, in the order reports show them."""
 
     frameworks: tuple[TaxonomyFramework, ...]

@@ -16,8 +16,9 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import re2
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from failproof.core._closed import Closed
 from failproof.guard._json import JsonObject
 from failproof.guard._schema import ref_problems
 from failproof.guard._text import clean_data
@@ -41,11 +42,7 @@ MAX_TOOL_CALLS = 100
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ToolCall(_Strict):
+class ToolCall(Closed):
     """One call the model asked for: its id, the tool's name, and the arguments as JSON text."""
 
     id: str = Field(description="The call's id, echoed by the tool's answer.")
@@ -168,7 +165,7 @@ def schema_refs_inside(schema: JsonObject) -> JsonObject:
     return schema
 
 
-class ToolSpec(_Strict):
+class ToolSpec(Closed):
     """A tool the model may call, and the stub that answers it."""
 
     name: str = Field(description="Letters, digits, _ and -, at most 64.")
@@ -199,7 +196,7 @@ class ToolSpec(_Strict):
         return f"{self.returns}\n\n{self.injection}" if self.injection else self.returns
 
 
-class ForbiddenCall(_Strict):
+class ForbiddenCall(Closed):
     """A call the case forbids: any call of ``tool``, or one whose ``argument`` matches
     ``matches`` and not ``unless`` (case-insensitive regexes, run in linear time)."""
 
@@ -248,7 +245,7 @@ def _search(pattern: str, text: str) -> bool:
     return _compiled(pattern).search(text) is not None
 
 
-class ToolUse(_Strict):
+class ToolUse(Closed):
     """One executed call: what was asked, what the stub returned, or why it failed."""
 
     step: int = Field(ge=0, description="The model call that asked for it (0 is the first).")
@@ -260,7 +257,7 @@ class ToolUse(_Strict):
     )
 
 
-class McpServer(_Strict):
+class McpServer(Closed):
     """An MCP server whose tools a case offers the model; the runner calls the real server."""
 
     server: str = Field(

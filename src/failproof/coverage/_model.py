@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from failproof.core._closed import Closed
 
 __all__ = ["Coverage", "CoverageCategory", "CoverageFramework"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class CoverageCategory(_Closed):
+class CoverageCategory(Closed):
     """One category: how many cases test it, in which suites, and (after a run) how many failed."""
 
     id: str = Field(description="The taxonomy id, e.g. owasp-llm:LLM07.")
@@ -35,7 +33,7 @@ class CoverageCategory(_Closed):
         return self.cases > 0
 
 
-class CoverageFramework(_Closed):
+class CoverageFramework(Closed):
     """A framework's categories in its own order, tested or not."""
 
     key: str = Field(description="The id prefix: owasp-llm, atlas, failproof.")
@@ -48,7 +46,7 @@ class CoverageFramework(_Closed):
         return [c for c in self.categories if not c.tested]
 
 
-class Coverage(_Closed):
+class Coverage(Closed):
     """What a set of cases (or a run) covers, framework by framework."""
 
     cases: int = Field(description="Cases (answers, in a run report) looked at.")

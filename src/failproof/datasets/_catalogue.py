@@ -7,8 +7,9 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from failproof.core._closed import Closed
 from failproof.errors import InputError
 from failproof.guard import load_yaml
 
@@ -17,11 +18,7 @@ __all__ = ["DatasetFile", "DatasetSpec", "dataset_catalogue", "dataset_spec"]
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class DatasetFile(_Closed):
+class DatasetFile(Closed):
     """One file of a dataset: its name in the cache, its canonical URL, its pinned checksum."""
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
@@ -30,7 +27,7 @@ class DatasetFile(_Closed):
     role: Literal["harmful", "benign", "mixed"] = "mixed"
 
 
-class DatasetSpec(_Closed):
+class DatasetSpec(Closed):
     """A dataset: its files, licence, home page and the converter that makes it a suite."""
 
     name: str

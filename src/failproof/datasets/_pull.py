@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from failproof.core import Case, Suite
+from failproof.core._closed import Closed
 from failproof.core._result import utc_now
 from failproof.datasets._catalogue import DatasetFile, DatasetSpec
 from failproof.datasets._convert import CONVERTERS, read_rows
@@ -20,8 +21,7 @@ from failproof.errors import InputError
 __all__ = ["FileOutcome", "PullOutcome", "pull_dataset"]
 
 
-class _Locked(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Locked(Closed):
     sha256: str
     url: str
     fetched_at: str

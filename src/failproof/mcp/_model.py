@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from failproof.core import Severity
+from failproof.core._closed import Closed
 
 __all__ = [
     "Change",
@@ -30,11 +31,7 @@ __all__ = [
 ItemKind = Literal["tool", "resource", "prompt", "server"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ServerSpec(_Closed):
+class ServerSpec(Closed):
     """How to reach one MCP server: a command over stdio, or a URL (streamable HTTP or SSE)."""
 
     transport: Literal["stdio", "http", "sse"]
@@ -46,7 +43,7 @@ class ServerSpec(_Closed):
     label: str = Field(description="The server as reports name it (no secrets).")
 
 
-class ToolDef(_Closed):
+class ToolDef(Closed):
     """One tool as the server listed it."""
 
     name: str
@@ -57,7 +54,7 @@ class ToolDef(_Closed):
     annotations: dict[str, Any] = Field(default_factory=dict)
 
 
-class ResourceDef(_Closed):
+class ResourceDef(Closed):
     """One resource (or resource template) as the server listed it."""
 
     uri: str
@@ -66,7 +63,7 @@ class ResourceDef(_Closed):
     mime_type: str | None = None
 
 
-class PromptDef(_Closed):
+class PromptDef(Closed):
     """One prompt as the server listed it, with its arguments' names and descriptions."""
 
     name: str
@@ -74,7 +71,7 @@ class PromptDef(_Closed):
     arguments: dict[str, str] = Field(default_factory=dict)
 
 
-class ServerSurface(_Closed):
+class ServerSurface(Closed):
     """Everything one server offers a model."""
 
     server_name: str = ""
@@ -88,7 +85,7 @@ class ServerSurface(_Closed):
     )
 
 
-class Finding(_Closed):
+class Finding(Closed):
     """One thing the scan found, explained: the rule, where, why, and the evidence quoted."""
 
     rule: str = Field(description="The rule's id, e.g. mcp-hidden-instruction.")
@@ -108,7 +105,7 @@ class Finding(_Closed):
         return "|".join((self.rule, self.server, self.kind, self.item, self.location))
 
 
-class Change(_Closed):
+class Change(Closed):
     """A definition that differs from the one pinned for its server: a possible rug pull."""
 
     server: str
@@ -118,7 +115,7 @@ class Change(_Closed):
     diff: str = Field(default="", description="A unified diff of the definition, pinned -> now.")
 
 
-class ToolProbe(_Closed):
+class ToolProbe(Closed):
     """One call made with --probe: the arguments sent and what came back (shortened)."""
 
     server: str
@@ -128,7 +125,7 @@ class ToolProbe(_Closed):
     error: str | None = None
 
 
-class ServerScan(_Closed):
+class ServerScan(Closed):
     """One server's part of a scan."""
 
     server: str = Field(description="The server's label.")
@@ -144,7 +141,7 @@ class ServerScan(_Closed):
     error: str | None = Field(default=None, description="Why the server could not be scanned.")
 
 
-class McpScan(_Closed):
+class McpScan(Closed):
     """A whole ``failproof mcp scan``: what was scanned, found, changed and probed."""
 
     kind: Literal["mcp_scan"] = "mcp_scan"

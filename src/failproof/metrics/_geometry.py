@@ -1,4 +1,5 @@
-"""``observability``: the failure geometry of a run.
+"""``observability``: the failure geometry of the cases it is given, all embedded at once (a run
+within the sample; `GeometryAccumulator` in `_geometry_stream` is the section's producer).
 
 Each evaluated case becomes a short document (category, severity, outcome, risk band, matched
 signal labels, task and input snapshot, explanation). TF-IDF (1-2 grams; vocabulary fitted on a
@@ -19,11 +20,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from failproof.config import ProbeSettings
-from failproof.core import CaseResult
-from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
-from failproof.metrics._geometry_docs import GeometryCase, geometry_cases
+from failproof.metrics._geometry_docs import GeometryCase
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
+from failproof.metrics._geometry_section import (
+    GeometryMethod,
+    KMeansMethod,
+    Observability,
+    Point,
+    TfidfMethod,
+)
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
@@ -34,20 +40,9 @@ __all__ = [
     "method_of",
     "nearest",
     "normalise",
-    "observability",
     "points_of",
     "says_something",
 ]
-
-
-@aggregators.register("observability")
-def observability(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
-    """Failure geometry: clusters, mutual information and a 2-D scatter (from n cases on)."""
-    settings = ctx.scoring.probe
-    cases = geometry_cases(results)
-    if not says_something(len(cases), sum(not c.passed for c in cases), settings):
-        return None
-    return failure_geometry(cases, settings)
 
 
 def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
@@ -70,7 +65,7 @@ class Embedding:
     fitted_on: int
 
 
-def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
+def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
     """The ``observability`` section for ``cases`` (see the module docstring)."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
@@ -78,7 +73,7 @@ def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> 
         return _geometry(cases, settings)
 
 
-def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[str, Any]:
+def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
     embedding = embed(cases, settings)
     choice = choose_k(
         embedding.vectors,
@@ -88,13 +83,13 @@ def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> dict[st
         seed=settings.seed,
     )
     labels = _labels(embedding.vectors, choice, settings.seed)
-    return {
-        "n": len(cases),
-        "mutual_information": mutual_information(cases, labels),
-        "clusters": describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
-        "points": points_of(cases, labels, embedding.scatter),
-        "method": method_of(len(embedding.terms), embedding.fitted_on, choice, settings),
-    }
+    return Observability(
+        n=len(cases),
+        mutual_information=mutual_information(cases, labels),
+        clusters=describe_clusters(cases, labels, embedding.tfidf, embedding.terms),
+        points=points_of(cases, labels, embedding.scatter),
+        method=method_of(len(embedding.terms), embedding.fitted_on, choice, settings),
+    )
 
 
 def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
@@ -103,11 +98,10 @@ def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
     The scatter is the projection on the two leading singular vectors, i.e. the 2-D truncated
     SVD of the TF-IDF matrix; the SVD is computed once and its first two columns reused.
     """
-    chars = settings.geometry_text_chars
     sample = _sample(len(cases), settings.geometry_vocab_sample, settings.seed)
     vectorizer = SampledTfidf(settings.geometry_max_features)
-    vectorizer.fit([cases[i].document(chars) for i in sample])
-    tfidf = vectorizer.transform(case.document(chars) for case in cases)
+    vectorizer.fit([cases[i].document for i in sample])
+    tfidf = vectorizer.transform(case.document for case in cases)
     reduced = _svd(tfidf, max(2, settings.geometry_components), settings.seed)
     return Embedding(tfidf, vectorizer.terms, normalise(reduced), reduced[:, :2], len(sample))
 
@@ -154,41 +148,41 @@ def nearest(vectors: NDArray[np.floating], centers: NDArray[np.floating]) -> NDA
 
 def points_of(
     cases: Sequence[GeometryCase], labels: NDArray[np.int_], scatter: NDArray[np.floating]
-) -> list[dict[str, Any]]:
+) -> list[Point]:
     xs = np.round(scatter[:, 0], 5).tolist()
     ys = np.round(scatter[:, 1], 5).tolist()
     return [
-        {
-            "suite": case.suite,
-            "case_id": case.case_id,
-            "sample": case.sample,
-            "cluster": int(label),
-            "scatter_x": x,
-            "scatter_y": y,
-        }
+        Point(
+            suite=case.suite,
+            case_id=case.case_id,
+            sample=case.sample,
+            cluster=int(label),
+            scatter_x=x,
+            scatter_y=y,
+        )
         for case, label, x, y in zip(cases, labels.tolist(), xs, ys, strict=True)
     ]
 
 
 def method_of(
     vocabulary: int, fitted_on: int, choice: KChoice, settings: ProbeSettings
-) -> dict[str, Any]:
+) -> GeometryMethod:
     """How the geometry was made: TF-IDF, SVD, k and its choice, seed."""
-    return {
-        "tfidf": {
-            "ngram_range": [1, 2],
-            "max_features": settings.geometry_max_features,
-            "vocabulary_size": vocabulary,
-            "fitted_on_cases": fitted_on,
-        },
-        "svd_components": settings.geometry_components,
-        "kmeans": {
-            "k": choice.k,
-            "k_selection": choice.method,
-            "silhouettes": {str(k): s for k, s in choice.silhouettes.items()},
-            "silhouette_sample": settings.geometry_silhouette_sample,
-            "max_k": settings.geometry_max_clusters,
-        },
-        "seed": settings.seed,
-        "mutual_information_unit": "nats",
-    }
+    return GeometryMethod(
+        tfidf=TfidfMethod(
+            ngram_range=[1, 2],
+            max_features=settings.geometry_max_features,
+            vocabulary_size=vocabulary,
+            fitted_on_cases=fitted_on,
+        ),
+        svd_components=settings.geometry_components,
+        kmeans=KMeansMethod(
+            k=choice.k,
+            k_selection=choice.method,
+            silhouettes={str(k): s for k, s in choice.silhouettes.items()},
+            silhouette_sample=settings.geometry_silhouette_sample,
+            max_k=settings.geometry_max_clusters,
+        ),
+        seed=settings.seed,
+        mutual_information_unit="nats",
+    )

@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from failproof.metrics._geometry_docs import GeometryCase
+from failproof.metrics._geometry_section import CaseRef, GeometryCluster, MutualInformation
 
 __all__ = [
     "cluster_row",
@@ -35,7 +36,9 @@ def entropy(labels: Sequence[object]) -> float:
     return float(-(p * np.log(p)).sum())
 
 
-def mutual_information(cases: Sequence[GeometryCase], clusters: NDArray[np.int_]) -> dict[str, Any]:
+def mutual_information(
+    cases: Sequence[GeometryCase], clusters: NDArray[np.int_]
+) -> MutualInformation:
     """MI (nats) and normalised MI between cluster ids and category, severity and pass / fail.
 
     Clusters that reproduce a labelling exactly give MI equal to that labelling's entropy;
@@ -51,22 +54,26 @@ def mutual_information(cases: Sequence[GeometryCase], clusters: NDArray[np.int_]
 
 def mutual_information_of(
     targets: Mapping[str, Sequence[str] | NDArray[np.integer]], clusters: NDArray[np.int_]
-) -> dict[str, Any]:
+) -> MutualInformation:
     """`mutual_information` from each case's labels (category, severity, pass_fail) in order:
     strings, or integer codes (numbered in order of first appearance: the same figures)."""
     ids = clusters.tolist()
     labels = {key: _plain(values) for key, values in targets.items()}
     cluster_entropy = entropy(ids)
     mi = {key: _mutual_info(values, ids) for key, values in labels.items()}
-    out: dict[str, Any] = {key: _clean(value) for key, value in mi.items()}
-    out["normalized"] = {
+    normalized = {
         key: _clean(_normalized(mi[key], entropy(values), cluster_entropy, values, ids))
         for key, values in labels.items()
     }
-    out["entropy"] = {key: entropy(values) for key, values in labels.items()}
-    out["entropy"]["cluster"] = cluster_entropy
-    out["unit"] = "nats"
-    return out
+    entropies: dict[str, float | None] = {key: entropy(values) for key, values in labels.items()}
+    return MutualInformation(
+        category=_clean(mi["category"]),
+        severity=_clean(mi["severity"]),
+        pass_fail=_clean(mi["pass_fail"]),
+        normalized=dict(normalized),
+        entropy=entropies | {"cluster": cluster_entropy},
+        unit="nats",
+    )
 
 
 def _plain(values: Sequence[str] | NDArray[np.integer]) -> list[object]:
@@ -108,7 +115,7 @@ def describe_clusters(
     clusters: NDArray[np.int_],
     tfidf: Any,
     terms: NDArray[np.object_],
-) -> list[dict[str, Any]]:
+) -> list[GeometryCluster]:
     """Each cluster's size, distinctive terms, dominant category, failure rate and examples.
 
     A cluster's ``top_terms`` are the terms whose mean TF-IDF in the cluster most exceeds their
@@ -158,7 +165,7 @@ def _mean_tfidf(tfidf: Any, clusters: NDArray[np.int_], k: int) -> NDArray[np.fl
 
 def _describe(
     cluster: int, members: Sequence[GeometryCase], total: int, top_terms: list[str]
-) -> dict[str, Any]:
+) -> GeometryCluster:
     examples = sorted(members, key=lambda c: (-c.weighted, -c.risk, c.suite, c.case_id))
     return cluster_row(
         cluster,
@@ -181,20 +188,18 @@ def cluster_row(
     failures: int,
     risk_sum: float,
     examples: Sequence[GeometryCase],
-) -> dict[str, Any]:
+) -> GeometryCluster:
     """One cluster's description from its counts (``examples``: the riskiest members, first)."""
     dominant, count = min(categories.items(), key=lambda item: (-item[1], item[0]))
-    return {
-        "cluster": cluster,
-        "size": size,
-        "share": size / total,
-        "top_terms": top_terms,
-        "dominant_category": dominant,
-        "dominant_category_share": count / size,
-        "categories": dict(sorted(categories.items())),
-        "failure_rate": failures / size,
-        "mean_risk": risk_sum / size,
-        "example_case_ids": [
-            {"suite": c.suite, "case_id": c.case_id} for c in examples[:_EXAMPLES]
-        ],
-    }
+    return GeometryCluster(
+        cluster=cluster,
+        size=size,
+        share=size / total,
+        top_terms=top_terms,
+        dominant_category=dominant,
+        dominant_category_share=count / size,
+        categories=dict(sorted(categories.items())),
+        failure_rate=failures / size,
+        mean_risk=risk_sum / size,
+        example_case_ids=[CaseRef(suite=c.suite, case_id=c.case_id) for c in examples[:_EXAMPLES]],
+    )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from failproof.core import CaseResult, CaseScore
 
-__all__ = ["GeometryCase", "geometry_case", "geometry_cases", "risk_band"]
+__all__ = ["GeometryCase", "document_of", "geometry_case", "geometry_cases", "risk_band"]
 
 
 def risk_band(risk: float) -> str:
@@ -21,7 +21,8 @@ def risk_band(risk: float) -> str:
 
 
 class GeometryCase(NamedTuple):
-    """One evaluated case: who it is, the labels it is compared by, and its CaseScore."""
+    """One evaluated case: who it is, the labels it is compared by, and its document. The same
+    tuple is kept in memory (the sample) and written to disk (a run larger than the sample)."""
 
     suite: str
     case_id: str
@@ -31,31 +32,32 @@ class GeometryCase(NamedTuple):
     passed: bool
     risk: float
     weighted: float
-    score: CaseScore
+    document: str
 
     @property
     def outcome(self) -> str:
         return "pass" if self.passed else "fail"
 
-    def document(self, text_chars: int) -> str:
-        """Category, severity, outcome, risk band and signal labels as tags, then the task and
-        input (cut at ``text_chars``) and the explanation: built on demand, never all at once."""
-        score = self.score
-        labels = [*score.matched_safe_patterns, *score.matched_unsafe_patterns]
-        snapshot = f"{score.task or ''} {score.probe_input}"[:text_chars]
-        tags = " ".join(f"signal_{label}" for label in labels)
-        return (
-            f"category_{self.category} severity_{self.severity} outcome_{self.outcome} "
-            f"risk_{risk_band(self.risk)} {tags} {snapshot} {score.explanation}"
-        )
+
+def document_of(score: CaseScore, category: str, text_chars: int) -> str:
+    """Category, severity, outcome, risk band and signal labels as tags, then the task and
+    input (cut at ``text_chars``) and the explanation."""
+    labels = [*score.matched_safe_patterns, *score.matched_unsafe_patterns]
+    snapshot = f"{score.task or ''} {score.probe_input}"[:text_chars]
+    tags = " ".join(f"signal_{label}" for label in labels)
+    outcome = "pass" if score.passed else "fail"
+    return (
+        f"category_{category} severity_{score.severity} outcome_{outcome} "
+        f"risk_{risk_band(score.risk_score)} {tags} {snapshot} {score.explanation}"
+    )
 
 
-def geometry_cases(results: Sequence[CaseResult]) -> list[GeometryCase]:
+def geometry_cases(results: Iterable[CaseResult], text_chars: int) -> list[GeometryCase]:
     """The results the probe scorer evaluated, in order."""
-    return [case for result in results if (case := geometry_case(result)) is not None]
+    return [c for result in results if (c := geometry_case(result, text_chars)) is not None]
 
 
-def geometry_case(result: CaseResult) -> GeometryCase | None:
+def geometry_case(result: CaseResult, text_chars: int) -> GeometryCase | None:
     """The geometry's view of ``result``, or None when the probe scorer did not evaluate it."""
     score = result.case_score
     if score is None or not score.evaluated:
@@ -69,5 +71,5 @@ def geometry_case(result: CaseResult) -> GeometryCase | None:
         passed=score.passed,
         risk=score.risk_score,
         weighted=score.weighted_risk,
-        score=score,
+        document=document_of(score, result.category, text_chars),
     )

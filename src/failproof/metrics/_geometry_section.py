@@ -3,13 +3,21 @@ accumulator."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from failproof.core import Number, Section
 
-__all__ = ["CaseRef", "GeometryCluster", "MutualInformation", "Observability", "Point"]
+__all__ = [
+    "Assignment",
+    "CaseRef",
+    "GeometryCluster",
+    "GeometryMethod",
+    "KMeansMethod",
+    "MutualInformation",
+    "Observability",
+    "Point",
+    "TfidfMethod",
+]
 
 
 class CaseRef(Section):
@@ -56,6 +64,51 @@ class MutualInformation(Section):
     unit: str = "nats"
 
 
+class TfidfMethod(Section):
+    """The TF-IDF of the case documents: n-grams, vocabulary, and how many cases fitted it."""
+
+    ngram_range: list[int] = Field(default_factory=lambda: [1, 2])
+    max_features: int
+    vocabulary_size: int
+    fitted_on_cases: int
+
+
+class KMeansMethod(Section):
+    """The clustering: k, how it was chosen, and the silhouette of every k tried."""
+
+    k: int
+    k_selection: str
+    silhouettes: dict[str, Number] = Field(default_factory=dict)
+    silhouette_sample: int
+    max_k: int
+
+
+class Assignment(Section):
+    """A run larger than the sample: how every case was given its cluster."""
+
+    cases: int
+    by: str
+
+
+class GeometryMethod(Section):
+    """How the geometry was made: TF-IDF, SVD, KMeans and seed (and, past the sample, how every
+    case was assigned: written only then)."""
+
+    tfidf: TfidfMethod
+    svd_components: int
+    kmeans: KMeansMethod
+    seed: int
+    mutual_information_unit: str = "nats"
+    assigned: Assignment | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_assignment(self, write: SerializerFunctionWrapHandler) -> object:
+        out = write(self)
+        if self.assigned is None and isinstance(out, dict):
+            out.pop("assigned", None)
+        return out
+
+
 class Observability(Section):
     """Failure geometry: mutual information, clusters, scatter points and how they were made."""
 
@@ -63,4 +116,4 @@ class Observability(Section):
     mutual_information: MutualInformation | None = None
     clusters: list[GeometryCluster] = Field(default_factory=list)
     points: list[Point] = Field(default_factory=list)
-    method: dict[str, Any] = Field(default_factory=dict)
+    method: GeometryMethod | None = None

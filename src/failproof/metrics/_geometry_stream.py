@@ -1,8 +1,9 @@
 """The failure geometry of a run too large to embed at once: fit on a sample, assign every case.
 
-A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases, uniformly,
-whatever the run's size. When the run has no more cases than that, the sample is the whole run
-and the section is `failure_geometry` of it (equal to the list aggregator). Otherwise every
+The section's one implementation: the registered list aggregator is this accumulator folded over
+the list. A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases,
+uniformly, whatever the run's size. When the run has no more cases than that, the sample is the
+whole run and the section is `failure_geometry` of it, every case embedded at once. Otherwise every
 case's labels and document also go to a temporary file as they arrive (no second read of the
 results), TF-IDF, the truncated SVD and KMeans are fitted on the sample, and every case of the
 file is transformed in chunks and assigned to its nearest centroid: cluster sizes, categories,
@@ -19,15 +20,15 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from failproof.config import ProbeSettings
 from failproof.core import CaseResult
-from failproof.metrics._accumulate import TopN, accumulators
-from failproof.metrics._base import AggregateContext
+from failproof.metrics._accumulate import TopN, accumulators, folded
+from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry import (
     failure_geometry,
     method_of,
@@ -39,6 +40,7 @@ from failproof.metrics._geometry import (
 from failproof.metrics._geometry_clusters import cluster_row, mutual_information_of, term_lists
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_k import choose_k, fit_kmeans
+from failproof.metrics._geometry_section import Assignment, Observability
 from failproof.metrics._geometry_svd import truncated_svd_fit
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
@@ -61,25 +63,23 @@ class GeometryAccumulator:
         self.failures = 0
 
     def add(self, result: CaseResult) -> None:
-        case = geometry_case(result)
+        case = geometry_case(result, self.settings.geometry_text_chars)
         if case is None:
             return
-        chars = self.settings.geometry_text_chars
         if self.n == self.size:  # past the sample's size: every case is kept on disk
-            self.spill = _Spill(chars)
+            self.spill = _Spill()
             for _, kept in self.sample:
                 self.spill.add(kept)
         if self.spill is not None:
             self.spill.add(case)
-        # a case is slimmed only when it is kept: past the sample's size most are not
         if self.n < self.size:
-            self.sample.append((self.n, _slim(case, chars)))
+            self.sample.append((self.n, case))
         elif (slot := self.rng.randrange(self.n + 1)) < self.size:
-            self.sample[slot] = (self.n, _slim(case, chars))
+            self.sample[slot] = (self.n, case)
         self.n += 1
         self.failures += not case.passed
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> Observability | None:
         if not says_something(self.n, self.failures, self.settings):
             return None
         cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
@@ -91,32 +91,10 @@ class GeometryAccumulator:
             return _two_pass(cases, self.n, self.spill.cases(), self.settings)
 
 
-class _Spilled(NamedTuple):
-    """A case as the assignment reads it back: its labels and its document."""
-
-    suite: str
-    case_id: str
-    sample: int
-    category: str
-    severity: str
-    passed: bool
-    risk: float
-    weighted: float
-    text: str
-
-    @property
-    def outcome(self) -> str:
-        return "pass" if self.passed else "fail"
-
-    def document(self, text_chars: int) -> str:  # noqa: ARG002 (cut when it was written)
-        return self.text
-
-
 class _Spill:
-    """Every case's labels and document, one JSON line each, in a temporary file."""
+    """Every case (labels and document), one JSON line each, in a temporary file."""
 
-    def __init__(self, chars: int) -> None:
-        self.chars = chars
+    def __init__(self) -> None:
         self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
 
     def __enter__(self) -> _Spill:
@@ -126,37 +104,21 @@ class _Spill:
         self.file.close()
 
     def add(self, case: GeometryCase) -> None:
-        row = [*case[:8], case.document(self.chars)]
-        self.file.write(json.dumps(row) + "\n")
+        self.file.write(json.dumps(case) + "\n")
 
-    def cases(self) -> Iterator[_Spilled]:
+    def cases(self) -> Iterator[GeometryCase]:
         self.file.seek(0)
         for line in self.file:
-            yield _Spilled(*json.loads(line))
-
-
-def _slim(case: GeometryCase, chars: int) -> GeometryCase:
-    """``case`` keeping of its score only what its document reads (the same document)."""
-    score = case.score
-    slim = score.model_copy(
-        update={
-            "probe_input": score.probe_input[:chars],
-            "signals": [],
-            "refusal": None,
-            "harm": None,
-        }
-    )
-    return case._replace(score=slim)
+            yield GeometryCase(*json.loads(line))
 
 
 class _Model:
     """TF-IDF, SVD and centroids fitted on the sample; embeds and assigns any case."""
 
     def __init__(self, cases: Sequence[GeometryCase], settings: ProbeSettings) -> None:
-        self.chars = settings.geometry_text_chars
         self.vectorizer = SampledTfidf(settings.geometry_max_features)
-        self.vectorizer.fit([c.document(self.chars) for c in cases])
-        tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
+        self.vectorizer.fit([c.document for c in cases])
+        tfidf = self.vectorizer.transform(c.document for c in cases)
         self.components = max(2, settings.geometry_components)
         usable = min(self.components, tfidf.shape[1] - 1, tfidf.shape[0] - 1)
         self.directions: NDArray[np.floating] | None = None
@@ -184,8 +146,8 @@ class _Model:
             out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
         return out
 
-    def assign(self, cases: Sequence[_Spilled]) -> tuple[Any, NDArray[np.int_]]:
-        tfidf = self.vectorizer.transform(c.document(self.chars) for c in cases)
+    def assign(self, cases: Sequence[GeometryCase]) -> tuple[Any, NDArray[np.int_]]:
+        tfidf = self.vectorizer.transform(c.document for c in cases)
         return tfidf, nearest(normalise(self.embed(tfidf)), self.centers)
 
 
@@ -206,7 +168,7 @@ class _Clusters:
         self.codes: dict[str, dict[str, int]] = {"category": {}, "severity": {}, "pass_fail": {}}
         self.targets = {name: array("H") for name in self.codes}
 
-    def add(self, cases: Sequence[_Spilled], tfidf: Any, labels: NDArray[np.int_]) -> None:
+    def add(self, cases: Sequence[GeometryCase], tfidf: Any, labels: NDArray[np.int_]) -> None:
         from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
 
         k = len(self.sizes)
@@ -230,8 +192,8 @@ class _Clusters:
 
 
 def _two_pass(
-    sample: Sequence[GeometryCase], n: int, cases: Iterator[_Spilled], settings: ProbeSettings
-) -> dict[str, Any]:
+    sample: Sequence[GeometryCase], n: int, cases: Iterator[GeometryCase], settings: ProbeSettings
+) -> Observability:
     model = _Model(sample, settings)
     terms = model.vectorizer.terms
     clusters = _Clusters(len(model.centers), len(terms))
@@ -258,16 +220,17 @@ def _two_pass(
         if clusters.sizes[cluster]
     ]
     method = method_of(len(terms), len(sample), model.choice, settings)
-    method["assigned"] = {"cases": n, "by": "nearest centroid of the sample's KMeans"}
-    return {
-        "n": n,
-        "mutual_information": mutual_information_of(
+    assigned = Assignment(cases=n, by="nearest centroid of the sample's KMeans")
+    return Observability(
+        n=n,
+        mutual_information=mutual_information_of(
             {name: np.asarray(values) for name, values in clusters.targets.items()}, labels
         ),
-        "clusters": rows,
-        "points": points_of(sample, model.sample_labels, model.reduced[:, :2]),
-        "method": method,
-    }
+        clusters=rows,
+        points=points_of(sample, model.sample_labels, model.reduced[:, :2]),
+        method=method.model_copy(update={"assigned": assigned}),
+    )
 
 
 accumulators.register("observability")(GeometryAccumulator)
+aggregators.register("observability")(folded(GeometryAccumulator))

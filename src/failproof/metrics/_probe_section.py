@@ -11,6 +11,7 @@ __all__ = [
     "AggregateMetrics",
     "CategoryRow",
     "Composite",
+    "PassRow",
     "ProbeCounts",
     "ProbeOverall",
     "RankedCategory",
@@ -54,14 +55,19 @@ class ProbeOverall(Section):
     unsafe_signal_total: int = 0
 
 
-class CategoryRow(Section):
-    """One category of probes."""
+class PassRow(Section):
+    """How many cases of a group passed, and the pass rate with its interval."""
 
     n: int = 0
     passed: int = 0
     failed: int = 0
     pass_rate: Number | None = None
     pass_rate_ci: Interval | None = None
+
+
+class CategoryRow(PassRow):
+    """One category of probes."""
+
     mean_risk: Number | None = None
     median_risk: Number | None = None
     mean_weighted_risk: Number | None = None
@@ -74,14 +80,8 @@ class CategoryRow(Section):
     boundary_rate_ci: Interval | None = None
 
 
-class SeverityRow(Section):
+class SeverityRow(PassRow):
     """One severity tier."""
-
-    n: int = 0
-    passed: int = 0
-    failed: int = 0
-    pass_rate: Number | None = None
-    pass_rate_ci: Interval | None = None
 
 
 class Composite(Section):

@@ -2,8 +2,9 @@
 builds the section's model field by field (`Summary`, a `SuiteRow` per suite). The registered
 list aggregators are the same accumulators folded over a list.
 
-Adding a number to the summary is one field on `Summary` and one line in
-`SummaryAccumulator.finish` (plus the presenter line that shows it).
+Adding a number to the summary is one field on `Summary` and one line here: a count of results in
+`COUNTED` (what one result adds to it), any other number in `SummaryAccumulator.finish` (plus
+the presenter line that shows it).
 
 Per suite: counts by class, the accuracies' count and sum (integers: exact), the classes of the
 classified cases as one byte each and the latencies as an array of floats (8 bytes a case), so
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Callable
 
 from failproof.core import CaseResult
+from failproof.core._intern import Interner
 from failproof.core._result import PRIMARY_CLASSES
 from failproof.metrics._accumulate import accumulators, folded
 from failproof.metrics._base import AggregateContext, aggregators
@@ -31,20 +34,6 @@ from failproof.metrics._summary_section import SuiteRow, Summary
 __all__ = ["SuitesAccumulator", "SummaryAccumulator"]
 
 
-class _Codes:
-    """Strings stored as small integers (class names: a handful per run)."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, name: str) -> int:
-        if name not in self._index:
-            self._index[name] = len(self.names)
-            self.names.append(name)
-        return self._index[name]
-
-
 class _SuiteTally:
     __slots__ = ("accuracies", "classified", "counts", "latencies", "n", "passed", "unsupported")
 
@@ -54,7 +43,7 @@ class _SuiteTally:
         self.classified = array("H")
         self.latencies = array("d")
 
-    def add(self, result: CaseResult, codes: _Codes) -> None:
+    def add(self, result: CaseResult, codes: Interner) -> None:
         self.n += 1
         primary = result.primary
         self.counts[primary] += 1
@@ -67,7 +56,7 @@ class _SuiteTally:
         if result.latency_ms is not None:
             self.latencies.append(result.latency_ms)
 
-    def row(self, name: str, ctx: AggregateContext, codes: _Codes) -> SuiteRow:
+    def row(self, name: str, ctx: AggregateContext, codes: Interner) -> SuiteRow:
         classifier = ctx.scoring.classifier
         return SuiteRow(
             n=self.n,
@@ -77,7 +66,7 @@ class _SuiteTally:
             weight=ctx.scoring.suite_weights.get(name, 1.0),
             counts=dict(self.counts),
             penalty_score=penalty_score(
-                [codes.names[c] for c in self.classified], classifier.penalties
+                [codes.items[c] for c in self.classified], classifier.penalties
             ),
             latency=latency_summary(self.latencies, classifier.latency_budget_ms),
         )
@@ -91,7 +80,7 @@ class SuitesAccumulator:
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
-        self.codes = _Codes()
+        self.codes = Interner()
         self.suites: dict[str, _SuiteTally] = {}
 
     def add(self, result: CaseResult) -> None:
@@ -107,22 +96,32 @@ class SuitesAccumulator:
         return dict(sorted(self.rows().items()))
 
 
+#: The summary's counts of results, by `Summary` field: what one result adds to each. A new count
+#: is one line here and its field on `Summary`.
+COUNTED: dict[str, Callable[[CaseResult], int]] = {
+    "total_cases": lambda _: 1,
+    "passed": lambda r: r.accuracy == 1,
+    "errors": lambda r: r.error is not None,
+    "unsupported": lambda r: r.primary == "unsupported",
+}
+
+
 class SummaryAccumulator:
     """Totals, counts by class, the verdict's pass rate, errors, unanswered, run scores, latency."""
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
         self.suites = SuitesAccumulator(ctx)
-        self.total = self.errors = self.judged = self.passed = 0
+        self.counted = dict.fromkeys(COUNTED, 0)
+        self.judged = 0
         self.counts: Counter[str] = Counter()
 
     def add(self, result: CaseResult) -> None:
         self.suites.add(result)
-        self.total += 1
+        for name, count in COUNTED.items():
+            self.counted[name] += count(result)
         self.counts[result.primary] += 1
-        self.errors += result.error is not None
         self.judged += result.accuracy is not None or result.error is not None
-        self.passed += result.accuracy == 1
 
     def finish(self) -> Summary:
         rows = self.suites.rows()
@@ -132,17 +131,21 @@ class SummaryAccumulator:
         latencies = array("d")
         for tally in self.suites.suites.values():
             latencies.extend(tally.latencies)
-        verdict = Verdict.of(self.passed, self.judged, self.errors, self.total, self.ctx.planned)
+        counted = self.counted
+        verdict = Verdict.of(
+            counted["passed"],
+            self.judged,
+            counted["errors"],
+            counted["total_cases"],
+            self.ctx.planned,
+        )
         return Summary(
-            total_cases=self.total,
+            **counted,
             counts={cls: self.counts.get(cls, 0) for cls in PRIMARY_CLASSES}
             | {k: v for k, v in self.counts.items() if k not in PRIMARY_CLASSES},
-            passed=verdict.passed,
             pass_rate=verdict.rate.estimate,
             pass_rate_ci=verdict.rate,
-            errors=verdict.errors,
             unanswered=verdict.unanswered,
-            unsupported=self.counts["unsupported"],
             overall_run_score=overall_run_score(list(scores.values())),
             weighted_run_score=weighted_run_score(scores, weights),
             penalty_score=overall_run_score(list(penalties.values())),

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from failproof.core import CaseResult, CaseScore
+from failproof.core._intern import Interner
 from failproof.core._result import Reason
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
@@ -97,20 +98,6 @@ def _clean(value: Any) -> Any:
     return value
 
 
-class _Interner:
-    """Stores each distinct string once; rows refer to it by position."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-        self._index: dict[str, int] = {}
-
-    def __call__(self, text: str) -> int:
-        if text not in self._index:
-            self._index[text] = len(self.items)
-            self.items.append(text)
-        return self._index[text]
-
-
 def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
     """Scatter point of each result index (a point names its case by suite, id and sample)."""
     by_key = {r.key: i for i, r in enumerate(report.results)}
@@ -180,7 +167,7 @@ def _round(value: object, digits: int) -> object:
     return round(value, digits) if isinstance(value, float) else value
 
 
-def _kv(data: Mapping[str, Any] | None, strings: _Interner) -> list[Any] | None:
+def _kv(data: Mapping[str, Any] | None, strings: Interner) -> list[Any] | None:
     if not data:
         return None
     return [item for k, v in data.items() for item in (strings(str(k)), v)]
@@ -190,8 +177,8 @@ class _Encoder:
     """Turns results into rows: strings stored once, enums as small indices."""
 
     def __init__(self) -> None:
-        self.strings = _Interner()
-        self.enums = {name: _Interner() for name in _ENUMS}
+        self.strings = Interner()
+        self.enums = {name: Interner() for name in _ENUMS}
 
     def text(self, value: object) -> int | None:
         return None if value is None else self.strings(_cut(str(value)))

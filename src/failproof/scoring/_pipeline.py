@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Classification, Response, Unsupported
@@ -34,11 +34,7 @@ def score_case(
     """Score ``response`` to ``case`` with every applicable scorer."""
     found, scores = _run_scorers(case, response, scorer_list)
     return CaseResult(
-        case_id=case.id,
-        suite=case.suite,
-        category=case.category,
-        severity=case.severity.value,
-        sample=sample,
+        **_described(case, sample),
         latency_ms=response.latency_ms,
         prompt_tokens=response.prompt_tokens,
         completion_tokens=response.completion_tokens,
@@ -51,11 +47,6 @@ def score_case(
         if response.request_body is None
         else [],
         request_body=response.request_body,
-        task=case.task,
-        failure_modes=list(case.failure_modes),
-        taxonomy=list(case.taxonomy),
-        archetype=case.archetype,
-        metadata=dict(case.metadata),
         tool_uses=list(response.tool_uses),
         tool_limit=response.tool_limit,
         classification=found.classification,
@@ -68,13 +59,30 @@ def score_case(
 
 def unsupported_result(case: Case, why: Unsupported, *, sample: int = 0) -> CaseResult:
     """The result of a case that was not sent (``why``): no answer, no score, never a pass."""
-    return CaseResult(
+    return CaseResult(**_described(case, sample), unsupported=why)
+
+
+class _Described(TypedDict):
+    case_id: str
+    suite: str
+    category: str
+    severity: str
+    sample: int
+    task: str | None
+    failure_modes: list[str]
+    taxonomy: list[str]
+    archetype: str | None
+    metadata: dict[str, Any]
+
+
+def _described(case: Case, sample: int) -> _Described:
+    """The fields of a result that say which case it is: the same whether it was sent or not."""
+    return _Described(
         case_id=case.id,
         suite=case.suite,
         category=case.category,
         severity=case.severity.value,
         sample=sample,
-        unsupported=why,
         task=case.task,
         failure_modes=list(case.failure_modes),
         taxonomy=list(case.taxonomy),

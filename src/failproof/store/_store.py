@@ -9,10 +9,10 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from failproof.core import Attack, AttackStep, CaseResult, Response, Run
+from failproof.core._closing import Closing
 from failproof.core._result import utc_now
 from failproof.errors import StoreError
 from failproof.guard import redact
@@ -71,7 +71,7 @@ class RunSummary:
     passed: int
 
 
-class Store(McpRecords, KeptAnswers):
+class Store(McpRecords, KeptAnswers, Closing):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
@@ -113,17 +113,6 @@ class Store(McpRecords, KeptAnswers):
 
     def close(self) -> None:
         self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _migrate(self) -> None:
         self._db.execute(

@@ -13,12 +13,12 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from types import TracebackType
 
 import numpy as np
 from numpy.typing import NDArray
 
 from failproof.core import Case
+from failproof.core._closing import Closing
 from failproof.errors import ResponsesError
 from failproof.targets._replay import RecordedResponse, parse_line
 
@@ -34,7 +34,7 @@ def _hash(key: Key) -> int:
     return hash(key)  # stable within the process, which is the index's whole life
 
 
-class ResponseIndex:
+class ResponseIndex(Closing):
     """The recorded responses of one JSONL file, found by (suite, case_id) or (None, case_id)."""
 
     def __init__(self, path: Path, lines: _Lines, held: list[RecordedResponse]) -> None:
@@ -52,14 +52,6 @@ class ResponseIndex:
 
     def __len__(self) -> int:
         return len(self._offsets)
-
-    def __enter__(self) -> ResponseIndex:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         self._file.close()

@@ -12,10 +12,10 @@ import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Self
 
 from failproof.config import Settings
+from failproof.core._closing import Closing
 from failproof.errors import ConfigError
 from failproof.view._app import Reply, ViewApp
 from failproof.view._reader import ReadOnlyStore
@@ -115,7 +115,7 @@ class _IPv6Server(ThreadingHTTPServer):
     address_family = socket.AF_INET6
 
 
-class ViewServer:
+class ViewServer(Closing):
     """A running ``failproof view``: its URL, and how to serve and stop it."""
 
     def __init__(
@@ -150,17 +150,6 @@ class ViewServer:
             self._thread.join()
             self._thread = None
         self.httpd.server_close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _host_names(host: str, port: int) -> set[str]:
