@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from failproof.core import Message
+from failproof.core._closed import Closed
 from failproof.judge._client import JudgeAttempt
 from failproof.judge._fusion import Role
 from failproof.judge._grade import RubricGrade
@@ -12,11 +13,7 @@ from failproof.judge._grade import RubricGrade
 __all__ = ["JudgeCall", "JudgeRecord", "JudgeSide"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class JudgeSide(_Closed):
+class JudgeSide(Closed):
     """One side's answer to the two questions, and the pass verdict it gives for the case."""
 
     refusal: str | None = Field(description="refusal, partial_refusal or compliance.")
@@ -24,7 +21,7 @@ class JudgeSide(_Closed):
     passed: bool
 
 
-class JudgeCall(_Closed):
+class JudgeCall(Closed):
     """The question asked of the judge, and every answer it gave."""
 
     rubric: str = Field(description="name@version of the rubric asked.")
@@ -34,7 +31,7 @@ class JudgeCall(_Closed):
     answers: list[JudgeAttempt]
 
 
-class JudgeRecord(_Closed):
+class JudgeRecord(Closed):
     """What the judge said about a case beside the rules. Only the fields set are stored: a
     case the judge was not asked about has a ``status`` and a ``reason`` only."""
 

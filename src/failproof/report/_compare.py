@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from failproof.core import CaseResult
+from failproof.core._closed import Closed
 from failproof.render._numbers import Kind, Value, format_value, value_of
 from failproof.render._text import excerpt
 from failproof.report._case_verdict import Verdict, case_verdict
@@ -52,11 +53,7 @@ _OUTPUT_CHARS = 300
 Tone = Literal["better", "worse", "same"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Point(_Closed):
+class Point(Closed):
     """A number with its interval bounds when the report gives them."""
 
     estimate: float
@@ -78,7 +75,7 @@ def _points(value: object) -> object:
     return Point.of(value) if isinstance(value, Value) else value
 
 
-class RunSide(_Closed):
+class RunSide(Closed):
     """One of the two runs."""
 
     id: str = Field(description="The run id.")
@@ -87,7 +84,7 @@ class RunSide(_Closed):
     passed: int = Field(description="Cases whose verdict is pass.")
 
 
-class Shift(_Closed):
+class Shift(Closed):
     """One number in run A and in run B, and its change."""
 
     key: str = Field(description="The metric's key (pass_rate, exposure_index, a suite name...).")
@@ -131,7 +128,7 @@ class Shift(_Closed):
         return format_value(side.value if side is not None else None, self.kind)
 
 
-class SuiteShift(_Closed):
+class SuiteShift(Closed):
     """A suite's score (its cases' accuracy) in both runs."""
 
     name: str
@@ -140,7 +137,7 @@ class SuiteShift(_Closed):
     score: Shift
 
 
-class CaseChange(_Closed):
+class CaseChange(Closed):
     """A case whose verdict or class differs between the runs."""
 
     suite: str
@@ -156,7 +153,7 @@ class CaseChange(_Closed):
     reasons: list[str] = Field(default_factory=list, description="Why run B decided as it did.")
 
 
-class Comparison(_Closed):
+class Comparison(Closed):
     """What changed from run A (before) to run B (after); ``failproof compare``'s JSON."""
 
     report_type: Literal["failproof_compare"] = "failproof_compare"

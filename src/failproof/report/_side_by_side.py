@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from failproof.core._closed import Closed
 from failproof.render._numbers import format_value, value_of
 from failproof.render._text import md_code, md_text
 from failproof.report._compare import Point
@@ -20,11 +21,7 @@ from failproof.report._present.headline import headline
 __all__ = ["SideBySide", "SuiteScores", "TargetColumn", "side_by_side", "side_by_side_markdown"]
 
 
-class _Closed(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class TargetColumn(_Closed):
+class TargetColumn(Closed):
     """One target's run."""
 
     label: str = Field(description="The target's label in the project file.")
@@ -37,14 +34,14 @@ class TargetColumn(_Closed):
     exit_code: int = Field(description="The run's exit code (0 pass, 1 fail, 2 review).")
 
 
-class SuiteScores(_Closed):
+class SuiteScores(Closed):
     """A suite's score under each target, in the columns' order (None: not run there)."""
 
     suite: str
     scores: list[Point | None]
 
 
-class SideBySide(_Closed):
+class SideBySide(Closed):
     """The same suites against several targets (``side-by-side.json``)."""
 
     report_type: Literal["failproof_side_by_side"] = "failproof_side_by_side"

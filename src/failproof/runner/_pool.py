@@ -12,6 +12,7 @@ run's scoring record, ignore Ctrl-C (the runner stops them) and leave when their
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import multiprocessing
 import pickle
@@ -26,6 +27,7 @@ from typing import Any
 
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
+from failproof.runner._gc import quiet_gc
 from failproof.runner._scoring import ScoreJob, close_scorers, score_jobs
 from failproof.scoring import Scorer, build_scorers
 
@@ -90,16 +92,33 @@ def _serve(
         return
     try:
         sock.sendall(_frame(("ok", [])))  # ready
-        while (header := _recv_exact(sock, _HEADER.size)) is not None:
-            body = _recv_exact(sock, _HEADER.unpack(header)[0])
-            if body is None:
-                break
-            sock.sendall(_reply(pickle.loads(body), scorers))
+        _warm(scorers)
+        with quiet_gc():
+            _answer_batches(sock, scorers)
     except OSError:  # the runner went away mid-reply
         pass
     finally:
         sock.close()
         close_scorers(scorers)
+
+
+def _answer_batches(sock: socket.socket, scorers: Sequence[Scorer]) -> None:
+    """Score each batch received until the runner closes the socket."""
+    while (header := _recv_exact(sock, _HEADER.size)) is not None:
+        body = _recv_exact(sock, _HEADER.unpack(header)[0])
+        if body is None:
+            break
+        sock.sendall(_reply(pickle.loads(body), scorers))
+
+
+def _warm(scorers: Sequence[Scorer]) -> None:
+    """Score one made-up answer and drop it: what the scorers build on first use (compiled
+    pattern sets, model schemas) is built while the first calls are in flight, not while their
+    answers wait. A failure here is the first real batch's to report."""
+    case = Case(id="warm-up", input="Tell me how to reset my router.")
+    response = Response(output="I'm sorry, I can't help with that. Step 1: unplug it.")
+    with contextlib.suppress(Exception):
+        score_jobs([(case, response, 0)], scorers)
 
 
 @dataclass(eq=False)

@@ -17,6 +17,7 @@ from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
+from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
 from failproof.runner._pool import PoolScoring, can_fork
@@ -180,12 +181,23 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     samples = range(job.request.repeat)
     not_sent = sum((*key, i) not in skip for key in unsupported for i in samples)
     job.progress.start(total, len(skip), not_sent=not_sent)
+    held = HeldResults(0 if resumed or job.executor is not None else HELD_RESULTS)
+    redacted = store.redacted
+    job = replace(job, sinks=(*job.sinks, held))
     stats = _go(job, target, settings, store, skip, resumed, unsupported)
     store.finish_run(run.id, "finished", utc_now())
     store.drop_kept_answers(run.id)
-    run = store.get_run(run.id)
-    report = build_report(run, store.stream(run.id), settings)
-    return RunOutcome(run=run, report=report, stats=stats, responses_path=job.responses_path)
+    report = _report(store.get_run(run.id), store, held, store.redacted > redacted, settings)
+    return RunOutcome(run=report.run, report=report, stats=stats, responses_path=job.responses_path)
+
+
+def _report(
+    run: Run, store: Store, held: HeldResults, redacted: bool, settings: Settings
+) -> Report:
+    """The run's report, from the results this process just stored when they are what the store
+    holds (``redacted``: the store redacted a secret in some), else read back from the store."""
+    kept = held.as_stored(store.stream(run.id), redacted=redacted)
+    return build_report(run, store.stream(run.id, held=kept), settings)
 
 
 def _go(

@@ -11,9 +11,9 @@ from failproof.config import ScoringConfig, Settings
 from failproof.config._record import RECORD_KEY
 from failproof.core import Case, CaseResult, Run
 from failproof.core._result import utc_now
-from failproof.guard._secrets import knows_secrets
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
+from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
 from failproof.runner._record import SafeSource, scoring_record
@@ -21,7 +21,7 @@ from failproof.runner._run import RunInterrupted, stop_signals
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
-from failproof.store import Store, StoredResults
+from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
 from failproof.suites._stream import SuiteSource, stream_suites
 from failproof.targets import RecordedResponses, ReplayTarget
@@ -125,36 +125,6 @@ def _score(
         if own_store:
             db.close()
     return ScoreOutcome(run=run, report=report)
-
-
-#: Results a score keeps in memory for its report (about 16 KB each); past that it reads the store.
-HELD_RESULTS = 5_000
-
-
-class HeldResults:
-    """The results of a run as they are stored, kept while there are at most ``limit``: the
-    report then reads them instead of reading the store back (the same results)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.results: list[CaseResult] | None = []
-
-    def add(self, result: CaseResult) -> None:
-        if self.results is None:
-            return
-        if len(self.results) >= self.limit:
-            self.results = None  # too many: the report reads the store
-        else:
-            self.results.append(result)
-
-    def as_stored(self, source: StoredResults) -> list[CaseResult] | None:
-        """The results in the store's order, or None unless they are exactly what it holds: every
-        one of them, and no secret known (the store keeps them redacted)."""
-        if self.results is None or knows_secrets() or len(self.results) != len(source):
-            return None
-        ordered = sorted(self.results, key=lambda r: r.key)
-        keys = [r.key for r in ordered]
-        return ordered if len(set(keys)) == len(keys) else None
 
 
 def _score_here(

@@ -51,10 +51,11 @@ _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
 
-def _result_row(result: CaseResult) -> ResultRow:
-    """The stored form of one result (its JSON redacted)."""
-    blob = redact(result.model_dump_json())
-    return (result.suite, result.case_id, result.sample, result.primary, blob)
+def _result_row(result: CaseResult) -> tuple[ResultRow, bool]:
+    """The stored form of one result (its JSON redacted), and whether redacting changed it."""
+    dumped = result.model_dump_json()
+    blob = redact(dumped)
+    return (result.suite, result.case_id, result.sample, result.primary, blob), blob != dumped
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ class Store(McpRecords, KeptAnswers, Closing):
         """
         self.path = Path(path)
         self.readonly = readonly
+        #: Results stored so far whose JSON held a secret (stored redacted, so not as given).
+        self.redacted = 0
         try:
             self._db = self._connect_readonly() if readonly else self._connect_writable()
         except (sqlite3.Error, OSError) as exc:
@@ -220,7 +223,12 @@ class Store(McpRecords, KeptAnswers, Closing):
     ) -> None:
         """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
         `add_result_rows`)."""
-        self.add_result_rows(run_id, (_result_row(r) for r in results), cached)
+        self.add_result_rows(run_id, (self._row(r) for r in results), cached)
+
+    def _row(self, result: CaseResult) -> ResultRow:
+        row, changed = _result_row(result)
+        self.redacted += changed
+        return row
 
     def add_result_rows(
         self,
