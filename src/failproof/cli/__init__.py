@@ -21,7 +21,6 @@ from failproof.cli import _mcp, _datasets  # noqa: F401
 
 # isort: on
 from failproof.cli._app import app
-from failproof.cli._heap import own_process
 from failproof.errors import FailproofError
 from failproof.guard._secrets import redacting_std_streams
 from failproof.guard._text import strip_controls
@@ -121,5 +120,7 @@ def _code(code: object) -> int:
 
 def entry() -> None:
     """The console script: run the CLI and exit with its code."""
+    from failproof.cli._heap import own_process
+
     own_process()
     sys.exit(main())
