@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from failproof.config import Settings
-from failproof.core import Case, Response, Suite
+from failproof.core import Case, CaseResult, Response, Suite
 from failproof.errors import PluginError
-from failproof.runner._pool import PoolScoring, ScoringWorkerLost, can_fork
+from failproof.runner._pool import PoolScoring, ScoringWorkerLost, _scored, _written, can_fork
 from failproof.runner._record import resolve_scoring
-from failproof.runner._scoring import ScoreJob, score_jobs
+from failproof.runner._scoring import Scored, ScoreJob, score_jobs
 from failproof.scoring import build_scorers
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="scoring workers are forked")
@@ -55,6 +55,21 @@ def test_the_workers_score_a_batch_exactly_as_inline_scoring_does(
 
     assert [r.model_dump() for r in results] == inline(tmp_path, jobs)
     assert len({r.primary for r in results}) == 3  # the three answers are told apart
+
+
+def test_each_result_comes_back_with_the_json_the_store_writes(pool: PoolScoring) -> None:
+    scored = asyncio.run(pool.score_written(answers()[:5]))
+
+    assert [s.json for s in scored] == [s.result.model_dump_json() for s in scored]
+
+
+def test_a_result_json_cannot_carry_travels_as_itself() -> None:
+    broken = CaseResult(case_id="c", suite="s", category="c", severity="low", output="a\ud800b")
+
+    sent = _written(broken)
+
+    assert sent is broken
+    assert _scored(sent) == Scored(broken, None)
 
 
 def test_one_answer_scored_alone_is_scored_like_the_batch(

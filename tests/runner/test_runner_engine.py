@@ -6,7 +6,7 @@ import asyncio
 import json
 import random
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -111,9 +111,10 @@ class CountingStore(Store):
 
     commits: list[int]
 
-    def add_results(self, run_id: str, results: Iterable[CaseResult], *rest: Any) -> None:
-        results = list(results)
-        super().add_results(run_id, results, *rest)
+    def add_results(
+        self, run_id: str, results: Sequence[CaseResult], *rest: Any, **options: Any
+    ) -> None:
+        super().add_results(run_id, results, *rest, **options)
         self.commits = [*getattr(self, "commits", []), len(results)]
 
 

@@ -76,9 +76,10 @@ class Finisher:
     async def _finish(self, batch: list[Finished]) -> None:
         try:
             jobs: list[ScoreJob] = [(f.item.case, f.response, f.item.sample) for f in batch]
-            results = await self.scoring.score_many(jobs)
+            scored = await self.scoring.score_written(jobs)
+            results = [s.result for s in scored]
             cached = [(f.cache_key, f.response) for f in batch if f.cache_key is not None]
-            self.store.add_results(self.run_id, results, cached)
+            self.store.add_results(self.run_id, results, cached, written=[s.json for s in scored])
             for finished in batch:
                 self._unstored.pop(id(finished), None)
             for result in results:

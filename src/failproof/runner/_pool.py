@@ -28,8 +28,9 @@ from typing import Any
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.runner._gc import quiet_gc
-from failproof.runner._scoring import ScoreJob, close_scorers, score_jobs
+from failproof.runner._scoring import Scored, ScoreJob, close_scorers, score_jobs
 from failproof.scoring import Scorer, build_scorers
+from failproof.store._rows import load_result
 
 __all__ = ["PoolScoring", "can_fork"]
 
@@ -66,9 +67,25 @@ def _recv_exact(sock: socket.socket, size: int) -> bytes | None:
 
 def _reply(jobs: list[ScoreJob], scorers: Sequence[Scorer]) -> bytes:
     try:
-        return _frame(("ok", score_jobs(jobs, scorers)))
+        return _frame(("ok", [_written(r) for r in score_jobs(jobs, scorers)]))
     except Exception as exc:
         return _failed(exc)
+
+
+def _written(result: CaseResult) -> CaseResult | str:
+    """A result as it travels back: its JSON (cheaper than a pickle both ways, and what the store
+    writes), or the result itself when it has no JSON form."""
+    try:
+        return result.model_dump_json()
+    except ValueError:  # text JSON cannot carry (lone surrogates): the store repairs it
+        return result
+
+
+def _scored(item: CaseResult | str) -> Scored:
+    """A worker's result as the runner keeps it: read back from its JSON as the store would."""
+    if isinstance(item, CaseResult):
+        return Scored(item)
+    return Scored(load_result(item), item)
 
 
 def _failed(exc: Exception) -> bytes:
@@ -125,7 +142,9 @@ def _warm(scorers: Sequence[Scorer]) -> None:
 class _Worker:
     process: BaseProcess
     sock: socket.socket
-    waiting: deque[tuple[asyncio.Future[list[CaseResult]], int]] = field(default_factory=deque)
+    waiting: deque[tuple[asyncio.Future[list[CaseResult | str]], int]] = field(
+        default_factory=deque
+    )
     inbox: bytearray = field(default_factory=bytearray)
     outbox: bytearray = field(default_factory=bytearray)
 
@@ -175,15 +194,19 @@ class PoolScoring:
         return (await self.score_many([(case, response, sample)]))[0]
 
     async def score_many(self, jobs: Sequence[ScoreJob]) -> list[CaseResult]:
-        """The jobs' results in order; chunks go to the least busy workers."""
+        """The jobs' results in order."""
+        return [scored.result for scored in await self.score_written(jobs)]
+
+    async def score_written(self, jobs: Sequence[ScoreJob]) -> list[Scored]:
+        """The jobs' results in order, each with its JSON; chunks go to the least busy workers."""
         self._attach(asyncio.get_running_loop())
         chunks = [list(jobs[i : i + BATCH_SIZE]) for i in range(0, len(jobs), BATCH_SIZE)]
         parts = await asyncio.gather(*(self._submit(chunk) for chunk in chunks))
-        return [result for part in parts for result in part]
+        return [_scored(item) for part in parts for item in part]
 
-    def _submit(self, jobs: list[ScoreJob]) -> asyncio.Future[list[CaseResult]]:
+    def _submit(self, jobs: list[ScoreJob]) -> asyncio.Future[list[CaseResult | str]]:
         assert self._loop is not None
-        future: asyncio.Future[list[CaseResult]] = self._loop.create_future()
+        future: asyncio.Future[list[CaseResult | str]] = self._loop.create_future()
         live = [w for w in self._workers if w.process.is_alive() or w.waiting]
         if not live:
             future.set_exception(ScoringWorkerLost("every scoring worker process has stopped"))
@@ -287,7 +310,7 @@ class PoolScoring:
         close_scorers(self._scorers)
 
 
-def _settle(future: asyncio.Future[list[CaseResult]], reply: tuple[str, Any]) -> None:
+def _settle(future: asyncio.Future[list[CaseResult | str]], reply: tuple[str, Any]) -> None:
     """Hand a worker's reply to whoever waits for it (nobody, once the run has stopped)."""
     if future.done():
         return

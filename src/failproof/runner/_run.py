@@ -259,6 +259,8 @@ def _go(
         job.progress.close()
         if writer is not None:
             writer.close()
+        if engine is not None:  # the engine and its finisher refer to each other: only the
+            engine.sinks.clear()  # cycle collector frees them; the results held go at once
 
 
 def _use_cache(job: _Job, settings: Settings, target: Target) -> bool:

@@ -13,7 +13,7 @@ import functools
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from failproof.core import Case, CaseResult, Response
 from failproof.scoring import Scorer, score_case
@@ -21,6 +21,7 @@ from failproof.scoring import Scorer, score_case
 __all__ = [
     "InlineScoring",
     "ScoreJob",
+    "Scored",
     "Scoring",
     "auto_score_workers",
     "close_scorers",
@@ -31,12 +32,22 @@ __all__ = [
 ScoreJob = tuple[Case, Response, int]
 
 
+class Scored(NamedTuple):
+    """A scored answer: its result, and the result's JSON when the scoring has written it (what
+    the store writes, so it is not written twice)."""
+
+    result: CaseResult
+    json: str | None = None
+
+
 class Scoring(Protocol):
     """Turns responses into scored `CaseResult`s."""
 
     async def score(self, case: Case, response: Response, sample: int) -> CaseResult: ...
 
     async def score_many(self, jobs: Sequence[ScoreJob]) -> list[CaseResult]: ...
+
+    async def score_written(self, jobs: Sequence[ScoreJob]) -> list[Scored]: ...
 
     def close(self) -> None: ...
 
@@ -72,6 +83,10 @@ class InlineScoring:
         if self._threaded:
             return list(await asyncio.gather(*(self.score(*job) for job in jobs)))
         return score_jobs(jobs, self.scorers)
+
+    async def score_written(self, jobs: Sequence[ScoreJob]) -> list[Scored]:
+        """The jobs' results in order (none written as JSON: they never left this process)."""
+        return [Scored(result) for result in await self.score_many(jobs)]
 
     def close(self) -> None:
         try:

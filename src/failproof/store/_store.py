@@ -51,9 +51,10 @@ _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
 
-def _result_row(result: CaseResult) -> tuple[ResultRow, bool]:
-    """The stored form of one result (its JSON redacted), and whether redacting changed it."""
-    dumped = result.model_dump_json()
+def _result_row(result: CaseResult, written: str | None = None) -> tuple[ResultRow, bool]:
+    """The stored form of one result (its JSON, ``written`` when given, redacted), and whether
+    redacting changed it."""
+    dumped = result.model_dump_json() if written is None else written
     blob = redact(dumped)
     return (result.suite, result.case_id, result.sample, result.primary, blob), blob != dumped
 
@@ -218,15 +219,19 @@ class Store(McpRecords, KeptAnswers, Closing):
     def add_results(
         self,
         run_id: str,
-        results: Iterable[CaseResult],
+        results: Sequence[CaseResult],
         cached: Iterable[tuple[str, Response]] = (),
+        *,
+        written: Sequence[str | None] = (),
     ) -> None:
         """Store results (and cache the ``(key, response)`` pairs) in one transaction (see
-        `add_result_rows`)."""
-        self.add_result_rows(run_id, (self._row(r) for r in results), cached)
+        `add_result_rows`); ``written``: the results' JSON where it is at hand, in order."""
+        texts = written or [None] * len(results)
+        rows = (self._row(r, text) for r, text in zip(results, texts, strict=True))
+        self.add_result_rows(run_id, rows, cached)
 
-    def _row(self, result: CaseResult) -> ResultRow:
-        row, changed = _result_row(result)
+    def _row(self, result: CaseResult, written: str | None) -> ResultRow:
+        row, changed = _result_row(result, written)
         self.redacted += changed
         return row
 
