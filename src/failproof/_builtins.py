@@ -38,6 +38,7 @@ BUILTINS: dict[str, dict[str, str]] = {
         "typos": "failproof.generate._char_mutators",
         "zero_width": "failproof.generate._char_mutators",
     },
+    "presenter": {"judge": "failproof.judge._present", "rubric": "failproof.judge._present"},
     "renderer": {
         "console": "failproof.report._console",
         "html": "failproof.report._html",

@@ -9,7 +9,13 @@ import pytest
 from failproof.core import CaseResult, Classification
 from failproof.core._result import Primary
 from failproof.metrics import AggregateContext, aggregators
-from failproof.metrics._robustness import pair_variants, robustness_section
+from failproof.metrics._robustness import (
+    BrokenExample,
+    Flips,
+    RobustnessSection,
+    pair_variants,
+    robustness_section,
+)
 
 CTX = AggregateContext()
 
@@ -58,22 +64,23 @@ def test_passes_the_original_fails_under_homoglyphs_is_a_pass_to_fail_flip() -> 
     ]
     section = robustness_section(results, CTX)
     assert section is not None
-    homoglyphs = section["mutators"]["homoglyphs"]
-    assert homoglyphs["variants"] == 3
-    assert homoglyphs["original_pass_rate"] == pytest.approx(2 / 3)
-    assert homoglyphs["variant_pass_rate"] == pytest.approx(2 / 3)
-    assert homoglyphs["delta"] == pytest.approx(0.0)
-    assert homoglyphs["flips"] == {"pass_to_fail": 1, "fail_to_pass": 1}
-    assert homoglyphs["robustness"] == pytest.approx(0.5)
-    assert homoglyphs["examples"] == [
-        {
-            "original": "inj/a",
-            "variant": "inj_variants/a.homoglyphs.1",
-            "variant_class": "policy_violation",
-        }
+    homoglyphs = section.mutators["homoglyphs"]
+    assert homoglyphs.variants == 3
+    assert homoglyphs.original_pass_rate == pytest.approx(2 / 3)
+    assert homoglyphs.variant_pass_rate == pytest.approx(2 / 3)
+    assert homoglyphs.delta == pytest.approx(0.0)
+    assert homoglyphs.flips == Flips(pass_to_fail=1, fail_to_pass=1)
+    assert homoglyphs.robustness == pytest.approx(0.5)
+    assert homoglyphs.examples == [
+        BrokenExample(
+            original="inj/a",
+            variant="inj_variants/a.homoglyphs.1",
+            variant_class="policy_violation",
+        )
     ]
-    assert section["mutators"]["typos"]["delta"] == 0.0
-    assert section["overall"]["variants"] == 4
+    assert section.mutators["typos"].delta == 0.0
+    assert section.overall is not None
+    assert section.overall.variants == 4
 
 
 def test_a_mutator_that_breaks_every_passing_original_has_robustness_zero() -> None:
@@ -83,13 +90,17 @@ def test_a_mutator_that_breaks_every_passing_original_has_robustness_zero() -> N
         variant("a.v", "fail", "a", "base64"),
         variant("b.v", "refusal", "b", "base64"),
     ]
-    stats = robustness_section(results, CTX)["mutators"]["base64"]  # type: ignore[index]
-    assert (stats["delta"], stats["robustness"], stats["flips"]["pass_to_fail"]) == (-1.0, 0.0, 2)
+    section = robustness_section(results, CTX)
+    assert section is not None
+    stats = section.mutators["base64"]
+    assert (stats.delta, stats.robustness, stats.flips.pass_to_fail) == (-1.0, 0.0, 2)
 
 
 def test_robustness_is_none_when_no_original_passed() -> None:
     results = [scored("a", "fail"), variant("a.v", "fail", "a", "typos")]
-    assert robustness_section(results, CTX)["mutators"]["typos"]["robustness"] is None  # type: ignore[index]
+    section = robustness_section(results, CTX)
+    assert section is not None
+    assert section.mutators["typos"].robustness is None
 
 
 @pytest.mark.parametrize(
@@ -106,7 +117,7 @@ def test_a_run_without_variants_has_no_robustness_section(results: list[CaseResu
 def test_variants_whose_original_is_not_in_the_run_are_counted_unpaired() -> None:
     results = [scored("a", "pass"), variant("zz.v", "pass", "zz", "typos")]
     section = robustness_section(results, CTX)
-    assert section == {"unpaired_variants": 1, "overall": None, "mutators": {}}
+    assert section == RobustnessSection(unpaired_variants=1, overall=None, mutators={})
 
 
 def test_unscored_variants_and_originals_are_ignored() -> None:

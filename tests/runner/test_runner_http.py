@@ -22,6 +22,7 @@ from tests.fakes.openai_server import (
 )
 from tests.runner.helpers import numbered_cases, settings, write_suite
 
+from failproof.metrics._consistency import ConsistencySection
 from failproof.runner import RunAborted, RunOutcome, RunRequest, start_run
 from failproof.store import Store
 
@@ -117,8 +118,9 @@ def test_repeat_samples_every_case_and_reports_consistency(
     assert fake_openai.counts == {"q0": 3, "q1": 3}
     assert sorted(r.sample for r in outcome.report.results if r.case_id == "q0") == [0, 1, 2]
     section = outcome.report.extensions["consistency"]
-    assert section["pass_hat_n"] == 0.5
-    flips = {c["case_id"]: c["flip_rate"] for c in section["cases"]}
+    assert isinstance(section, ConsistencySection)
+    assert section.pass_hat_n == 0.5
+    flips = {c.case_id: c.flip_rate for c in section.cases}
     assert flips == {"q0": 0.0, "q1": 0.5}
     assert (tmp_path / "out/responses.sample2.jsonl").is_file()
 

@@ -10,6 +10,7 @@ import pytest
 
 from failproof.config import ScoringConfig, Settings
 from failproof.core import Case, Expect, Response
+from failproof.metrics._robustness import Flips, RobustnessSection
 from failproof.runner import score_responses
 from failproof.scoring import build_scorers, score_case, scorers
 from failproof.signals import SignalMatcher
@@ -190,9 +191,10 @@ def test_failproof_score_reports_suite_run_weighted_and_robustness(tmp_path: Pat
     assert report.suites["support_bot_variants"].score == pytest.approx(0.5)
     assert report.summary.overall_run_score == pytest.approx(0.625)
     assert report.summary.weighted_run_score == pytest.approx((0.75 + 3 * 0.5) / 4)
-    robustness = report.extensions["robustness"]["mutators"]
-    assert robustness["base64"]["flips"] == {"pass_to_fail": 1, "fail_to_pass": 0}
-    assert robustness["typos"]["delta"] == 0.0
+    robustness = report.extensions["robustness"]
+    assert isinstance(robustness, RobustnessSection)
+    assert robustness.mutators["base64"].flips == Flips(pass_to_fail=1, fail_to_pass=0)
+    assert robustness.mutators["typos"].delta == 0.0
 
 
 def _variants_suite() -> str:

@@ -7,21 +7,19 @@ both, so a run says how many rubrics were never graded and which flag grades the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section
+from failproof.core import CaseResult, Section
+from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section, folded
 
-__all__ = ["RubricAccumulator", "RubricSection", "rubric_section"]
+__all__ = ["RubricAccumulator", "RubricSection"]
 
 
-class RubricSection(BaseModel):
+class RubricSection(Section):
     """Rubric expectations in the run: graded, passed, judge errors, and unscored cases."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     graded: int = Field(default=0, description="Rubrics the judge graded.")
     passed: int = Field(default=0, description="Graded rubrics that reached their threshold.")
@@ -42,7 +40,7 @@ def _unscored(result: CaseResult) -> bool:
 
 
 class RubricAccumulator:
-    """`rubric_section` in one pass."""
+    """The ``rubric`` section in one pass; its list aggregator is this accumulator folded."""
 
     def __init__(self, _ctx: AggregateContext) -> None:
         self.counts = {"graded": 0, "passed": 0, "judge_errors": 0, "unscored": 0}
@@ -61,22 +59,15 @@ class RubricAccumulator:
         score = grade.get("score")
         self.total += float(score) if isinstance(score, int | float) else 0.0
 
-    def finish(self) -> dict[str, Any] | None:
+    def finish(self) -> RubricSection | None:
         if not any(self.counts.values()):
             return None
         graded = self.counts["graded"]
         mean = self.total / graded if graded else None
-        return RubricSection(**self.counts, mean_score=mean).model_dump()
+        return RubricSection(**self.counts, mean_score=mean)
 
 
 accumulators.register("rubric")(RubricAccumulator)
 declare_section("rubric", RubricSection)
 
-
-@aggregators.register("rubric")
-def rubric_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
-    """How many rubric expectations were graded, passed, failed to grade, or wait for a judge."""
-    accumulator = RubricAccumulator(ctx)
-    for result in results:
-        accumulator.add(result)
-    return accumulator.finish()
+aggregators.register("rubric")(folded(RubricAccumulator))

@@ -3,47 +3,48 @@
 Three questions are compared on every case the judge answered: the pass verdict, refused or
 not, harmful or not; each with the share of agreement and Cohen's kappa. A ``judge_error``
 enters no agreement figure, is counted and listed, and counts as not passed in the judge's own
-pass rate.
+pass rate. The section is a closed model built by `JudgeAccumulator`; its list aggregator is the
+accumulator folded over the list.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from failproof.config import JudgeSettings
-from failproof.core import CaseResult
-from failproof.metrics import AggregateContext, accumulators, aggregators
+from failproof.core import CaseResult, Number, Section
+from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section, folded
 from failproof.stats import agreement
 
-__all__ = ["DecidedCounts", "JudgeAccumulator", "JudgeTokens", "judge_section"]
+__all__ = [
+    "DecidedCounts",
+    "Disagreement",
+    "JudgeAccumulator",
+    "JudgeAgreement",
+    "JudgeErrorRow",
+    "JudgeSection",
+    "JudgeTokens",
+    "QuestionAgreement",
+]
 
 _QUESTIONS = ("passed", "refused", "harmful")
 _LISTED = 50
 
 
-class DecidedCounts(BaseModel):
+class DecidedCounts(Section):
     """How many verdicts each side gave, over the cases the judge was asked about."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     rules: int = 0
     judge: int = 0
     rules_fallback: int = 0
 
-    @classmethod
-    def of(cls, results: Sequence[CaseResult]) -> DecidedCounts:
-        found = Counter(r.classification.decided_by for r in results if r.classification)
-        return cls(**{str(k): v for k, v in found.items()})
 
-
-class JudgeTokens(BaseModel):
+class JudgeTokens(Section):
     """The judge's calls and what they used (cached answers cost nothing and are not counted)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     calls: int = Field(default=0, description="Calls made to the judge (every attempt).")
     prompt_tokens: int = 0
@@ -54,6 +55,65 @@ class JudgeTokens(BaseModel):
     cost_usd: float | None = Field(
         default=None, description="From judge.price_in and price_out (USD per million tokens)."
     )
+
+
+class QuestionAgreement(Section):
+    """The rules against the judge on one question: cases, share of agreement, Cohen's kappa."""
+
+    n: int = 0
+    agreement: Number | None = None
+    kappa: Number | None = None
+
+
+class JudgeAgreement(Section):
+    """Agreement on the pass verdict, on refused or not, and on harmful or not."""
+
+    passed: QuestionAgreement = Field(default_factory=QuestionAgreement)
+    refused: QuestionAgreement = Field(default_factory=QuestionAgreement)
+    harmful: QuestionAgreement = Field(default_factory=QuestionAgreement)
+
+    def questions(self) -> list[tuple[str, QuestionAgreement]]:
+        """Each question's name and its agreement, in order."""
+        return [("passed", self.passed), ("refused", self.refused), ("harmful", self.harmful)]
+
+
+class Disagreement(Section):
+    """A case where the rules and the judge differ: on what, each side's words, the reason."""
+
+    case_id: str
+    suite: str
+    differ_on: str
+    rules: str
+    judge: str
+    judge_reason: str
+
+
+class JudgeErrorRow(Section):
+    """A case the judge gave no verdict for, and why."""
+
+    case_id: str
+    suite: str
+    error: str
+
+
+class JudgeSection(Section):
+    """Rules vs LLM judge: who decided, what asking cost, agreement, disagreements, errors."""
+
+    judge: str | None = Field(default=None, description="The judge's spec (never its key).")
+    role: str = "advise"
+    decided_by: DecidedCounts = Field(default_factory=DecidedCounts)
+    tokens: JudgeTokens = Field(default_factory=JudgeTokens)
+    rubric: str | None = None
+    judged: int = 0
+    judge_errors: int = 0
+    not_judged: int = 0
+    from_cache: int = 0
+    asked_again: int = 0
+    judge_pass_rate: Number | None = None
+    disagreement_count: int = 0
+    agreement: JudgeAgreement = Field(default_factory=JudgeAgreement)
+    disagreements: list[Disagreement] = Field(default_factory=list)
+    errors: list[JudgeErrorRow] = Field(default_factory=list)
 
 
 class TokenTally:
@@ -93,10 +153,6 @@ def _settings(ctx: AggregateContext) -> JudgeSettings:
     return ctx.scoring.judge or JudgeSettings()
 
 
-def _role(scores: Sequence[Mapping[str, Any]]) -> str:
-    return next((str(s["role"]) for s in scores if s.get("role")), "advise")
-
-
 def _opinion(score: Mapping[str, Any], side: str) -> dict[str, Any]:
     raw = score.get(side)
     view = raw if isinstance(raw, Mapping) else {}
@@ -116,27 +172,19 @@ def _words(view: Mapping[str, Any]) -> str:
     return f"{'pass' if view['passed'] else 'fail'}: {view['refusal']}, {harm}"
 
 
-def _agreement(pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    for question in _QUESTIONS:
-        found = agreement([r[question] for r, _ in pairs], [j[question] for _, j in pairs])
-        table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
-    return table
-
-
-def _disagreement(result: CaseResult, score: Mapping[str, Any]) -> dict[str, Any] | None:
+def _disagreement(result: CaseResult, score: Mapping[str, Any]) -> Disagreement | None:
     rules, judge = _opinion(score, "rules"), _opinion(score, "judge")
     differ = [q for q in _QUESTIONS if rules[q] != judge[q]]
     if not differ:
         return None
-    return {
-        "case_id": result.case_id,
-        "suite": result.suite,
-        "differ_on": ", ".join(differ),
-        "rules": _words(rules),
-        "judge": _words(judge),
-        "judge_reason": str(score.get("reason") or ""),
-    }
+    return Disagreement(
+        case_id=result.case_id,
+        suite=result.suite,
+        differ_on=", ".join(differ),
+        rules=_words(rules),
+        judge=_words(judge),
+        judge_reason=str(score.get("reason") or ""),
+    )
 
 
 def _normalised(score: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -148,47 +196,31 @@ def _normalised(score: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**score, "status": "judge_error", "error": error}
 
 
-def _judged(results: Sequence[CaseResult]) -> list[tuple[CaseResult, Mapping[str, Any]]]:
-    return [(r, _normalised(s)) for r in results if isinstance(s := r.scores.get("judge"), Mapping)]
-
-
 def _call(score: Mapping[str, Any]) -> Mapping[str, Any]:
     call = score.get("call")
     return call if isinstance(call, Mapping) else {}
 
 
-def _facts(judged: Sequence[tuple[CaseResult, Mapping[str, Any]]]) -> dict[str, Any]:
-    status = [s.get("status") for _, s in judged]
-    calls = [_call(s) for _, s in judged]
-    asked = [s for s in status if s != "not_judged"]
-    passes = sum(bool(_opinion(s, "judge")["passed"]) for _, s in judged if s.get("status") == "ok")
-    return {
-        "judge": next((c.get("judge") for c in calls if c.get("judge")), None),
-        "rubric": next((c.get("rubric") for c in calls if c.get("rubric")), None),
-        "judged": status.count("ok"),
-        "judge_errors": status.count("judge_error"),
-        "not_judged": status.count("not_judged"),
-        "from_cache": sum(bool(c.get("cached")) for c in calls),
-        "asked_again": sum(len(c.get("answers") or ()) > 1 and not c.get("cached") for c in calls),
-        "judge_pass_rate": passes / len(asked) if asked else None,
-    }
+def _named(value: object) -> str | None:
+    """A judge spec or rubric name as stored (None when absent)."""
+    return None if value is None else str(value)
 
 
 class JudgeAccumulator:
-    """`judge_section` in one pass: counts, the six verdict columns of the agreement table, and
-    the first disagreements and errors (the lists are cut at the same length)."""
+    """The ``judge`` section in one pass: counts, the six verdict columns of the agreement
+    table, and the first disagreements and errors (the lists are cut at the same length)."""
 
     def __init__(self, ctx: AggregateContext) -> None:
         self.ctx = ctx
         self.tokens = TokenTally()
         self.status: Counter[object] = Counter()
-        self.calls: dict[str, Any] = {"judge": None, "rubric": None}
+        self.calls: dict[str, object] = {"judge": None, "rubric": None}
         self.counts = {"from_cache": 0, "asked_again": 0}
         self.passes = 0
         self.columns: dict[str, tuple[list[Any], list[Any]]] = {q: ([], []) for q in _QUESTIONS}
-        self.disagreements: list[dict[str, Any]] = []
+        self.disagreements: list[Disagreement] = []
         self.disagreement_count = 0
-        self.errors: list[dict[str, str]] = []
+        self.errors: list[JudgeErrorRow] = []
         self.decided: Counter[str] = Counter()
         self.role: str | None = None
 
@@ -205,13 +237,9 @@ class JudgeAccumulator:
         self.status[status] += 1
         self._call(_call(score))
         if status == "judge_error" and len(self.errors) < _LISTED:
-            self.errors.append(
-                {
-                    "case_id": result.case_id,
-                    "suite": result.suite,
-                    "error": str(score.get("error") or ""),
-                }
-            )
+            error = str(score.get("error") or "")
+            row = JudgeErrorRow(case_id=result.case_id, suite=result.suite, error=error)
+            self.errors.append(row)
         if status == "ok":
             self._answered(result, score)
 
@@ -234,62 +262,38 @@ class JudgeAccumulator:
             if len(self.disagreements) < _LISTED:
                 self.disagreements.append(found)
 
-    def finish(self) -> dict[str, Any] | None:
+    def _agreement(self) -> JudgeAgreement:
+        found = {q: agreement(left, right) for q, (left, right) in self.columns.items()}
+        return JudgeAgreement(
+            **{
+                q: QuestionAgreement(n=a.n, agreement=a.agreement, kappa=a.kappa)
+                for q, a in found.items()
+            }
+        )
+
+    def finish(self) -> JudgeSection | None:
         if not self.status:
             return None
         asked = sum(n for s, n in self.status.items() if s != "not_judged")
-        table: dict[str, Any] = {}
-        for question, (left, right) in self.columns.items():
-            found = agreement(left, right)
-            table[question] = {"n": found.n, "agreement": found.agreement, "kappa": found.kappa}
-        return {
-            "judge": self.calls["judge"],
-            "role": self.role or "advise",
-            "decided_by": DecidedCounts(**self.decided).model_dump(),
-            "tokens": self.tokens.finish(_settings(self.ctx)).model_dump(),
-            "rubric": self.calls["rubric"],
-            "judged": self.status["ok"],
-            "judge_errors": self.status["judge_error"],
-            "not_judged": self.status["not_judged"],
-            "from_cache": self.counts["from_cache"],
-            "asked_again": self.counts["asked_again"],
-            "judge_pass_rate": self.passes / asked if asked else None,
-            "disagreement_count": self.disagreement_count,
-            "agreement": table,
-            "disagreements": self.disagreements,
-            "errors": self.errors,
-        }
+        return JudgeSection(
+            judge=_named(self.calls["judge"]),
+            role=self.role or "advise",
+            decided_by=DecidedCounts(**self.decided),
+            tokens=self.tokens.finish(_settings(self.ctx)),
+            rubric=_named(self.calls["rubric"]),
+            judged=self.status["ok"],
+            judge_errors=self.status["judge_error"],
+            not_judged=self.status["not_judged"],
+            from_cache=self.counts["from_cache"],
+            asked_again=self.counts["asked_again"],
+            judge_pass_rate=self.passes / asked if asked else None,
+            disagreement_count=self.disagreement_count,
+            agreement=self._agreement(),
+            disagreements=self.disagreements,
+            errors=self.errors,
+        )
 
 
 accumulators.register("judge")(JudgeAccumulator)
-
-
-@aggregators.register("judge")
-def judge_section(results: Sequence[CaseResult], ctx: AggregateContext) -> dict[str, Any] | None:
-    """Agreement of the rules and the judge, their disagreements, and the judge's errors."""
-    judged = _judged(results)
-    if not judged:
-        return None
-    answered = [(r, s) for r, s in judged if s.get("status") == "ok"]
-    pairs = [(_opinion(s, "rules"), _opinion(s, "judge")) for _, s in answered]
-    disagreements = [d for r, s in answered if (d := _disagreement(r, s)) is not None]
-    errors = [
-        {"case_id": r.case_id, "suite": r.suite, "error": str(s.get("error") or "")}
-        for r, s in judged
-        if s.get("status") == "judge_error"
-    ]
-    facts = _facts(judged)
-    tokens = TokenTally()
-    for _, score in judged:
-        tokens.add(score)
-    return {
-        "judge": facts.pop("judge"),
-        "role": _role([s for _, s in judged]),
-        "decided_by": DecidedCounts.of([r for r, _ in judged]).model_dump(),
-        "tokens": tokens.finish(_settings(ctx)).model_dump(),
-        **facts,
-        "disagreement_count": len(disagreements),
-        "agreement": _agreement(pairs),
-        "disagreements": disagreements[:_LISTED],
-        "errors": errors[:_LISTED],
-    }
+aggregators.register("judge")(folded(JudgeAccumulator))
+declare_section("judge", JudgeSection)

@@ -16,8 +16,7 @@ from typing import NamedTuple
 
 from pydantic import Field
 
-from failproof.core import CaseResult
-from failproof.core._scores import OpenModel
+from failproof.core import CaseResult, Section
 from failproof.metrics._accumulate import accumulators, fold
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
@@ -32,7 +31,7 @@ __all__ = [
 ]
 
 
-class CaseConsistency(OpenModel):
+class CaseConsistency(Section):
     """One repeated case: samples, passes, pass^N (0 or 1), pass rate and flip rate."""
 
     suite: str
@@ -44,7 +43,7 @@ class CaseConsistency(OpenModel):
     flip_rate: float
 
 
-class ConsistencySection(OpenModel):
+class ConsistencySection(Section):
     """Consistency across repeated samples: pass^N, pass@1, inconsistency and flip rate."""
 
     samples_per_case: int

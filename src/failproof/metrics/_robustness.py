@@ -14,8 +14,7 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from failproof.core import CaseResult
-from failproof.core._scores import OpenModel
+from failproof.core import CaseResult, Section
 from failproof.metrics._accumulate import accumulators
 from failproof.metrics._base import AggregateContext, aggregators, declare_section
 
@@ -231,14 +230,14 @@ class RobustnessAccumulator:
 accumulators.register("robustness")(RobustnessAccumulator)
 
 
-class Flips(OpenModel):
+class Flips(Section):
     """Pairs whose verdict changed, each way."""
 
     pass_to_fail: int
     fail_to_pass: int
 
 
-class BrokenExample(OpenModel):
+class BrokenExample(Section):
     """A variant that failed where its original passed."""
 
     original: str
@@ -246,7 +245,7 @@ class BrokenExample(OpenModel):
     variant_class: str
 
 
-class RobustnessStats(OpenModel):
+class RobustnessStats(Section):
     """Pass rates of originals and variants, flips, and the share of passes that held."""
 
     variants: int
@@ -259,7 +258,7 @@ class RobustnessStats(OpenModel):
     examples: list[BrokenExample] = Field(default_factory=list)
 
 
-class RobustnessSection(OpenModel):
+class RobustnessSection(Section):
     """Robustness of the generated variants: overall and per mutator."""
 
     unpaired_variants: int

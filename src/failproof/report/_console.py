@@ -17,7 +17,6 @@ from rich.text import Text
 
 from failproof.core import CaseResult
 from failproof.render._console import plain
-from failproof.render._numbers import format_value, value_of
 from failproof.report._calls import throttling_note
 from failproof.report._console_coverage import coverage_renderable
 from failproof.report._model import CONSOLE_FAILURES, Report
@@ -32,7 +31,8 @@ from failproof.report._present.headline import (
     verdict_counts,
     verdict_line,
 )
-from failproof.report._present.judge import decided_note, judge_title
+from failproof.report._present.judge import decided_note
+from failproof.report._present.registered import Terminal, presenter_of
 from failproof.report._present.safe import safe_view
 from failproof.report._record import record_notes
 from failproof.report._render import Renderer, renderers
@@ -172,19 +172,23 @@ def _safe(report: Report) -> Text | None:
     return Text.assemble(*parts)
 
 
-def _judge(report: Report) -> Text | None:
-    data = report.extensions.get("judge")
-    if not isinstance(data, dict):
-        return None
-    title = plain(judge_title(data), 400)
+def _registered(report: Report) -> list[Text]:
+    """The sections whose presenter is registered with a terminal view (the judge's)."""
+    out = []
+    for key, data in report.extensions.items():
+        presenter = presenter_of(key)
+        shown = presenter.terminal(data) if presenter and presenter.terminal else None
+        if shown is not None:
+            out.append(_terminal(shown))
+    return out
+
+
+def _terminal(shown: Terminal) -> Text:
+    title = plain(shown.title, 400)
     title.stylize("bold")
     parts = [title]
-    agreement = data.get("agreement")
-    for question, stats in (agreement if isinstance(agreement, dict) else {}).items():
-        if isinstance(stats, dict):
-            share, kappa = value_of(stats.get("agreement")), value_of(stats.get("kappa"))
-            line = f"{question}: agreement {format_value(share, 'pct')}, "
-            parts += [Text("\n  "), plain(line + f"Cohen's kappa {format_value(kappa)}", 120)]
+    for line in shown.lines:
+        parts += [Text("\n  "), plain(line, 120)]
     return Text.assemble(*parts)
 
 
@@ -234,7 +238,7 @@ class ConsoleRenderer(Renderer):
             _failures(report),
             _safe(report),
             _coverage(report),
-            _judge(report),
+            *_registered(report),
         ]
         for part in parts:
             if part is not None:

@@ -15,6 +15,7 @@ from pydantic import (
     GetCoreSchemaHandler,
     GetPydanticSchema,
     PrivateAttr,
+    ValidationError,
     field_validator,
 )
 from pydantic_core import CoreSchema, core_schema
@@ -149,13 +150,9 @@ class Report(BaseModel):
     @classmethod
     def _typed_sections(cls, sections: dict[str, Any]) -> dict[str, Any]:
         """A section whose type is declared (`declare_section`) is read back as that model, so
-        a report from JSON holds what the run's report held."""
-        return {
-            name: model.model_validate(value)
-            if isinstance(value, dict) and (model := section_models.get(name)) is not None
-            else value
-            for name, value in sections.items()
-        }
+        a report from JSON holds what the run's report held; one of another shape (written by
+        another version) stays as it was read, and is drawn as generic tables."""
+        return {name: _typed(name, value) for name, value in sections.items()}
 
     def __eq__(self, other: object) -> bool:
         """Equal reports have equal fields (a streamed one's results equal the same list); how
@@ -187,6 +184,16 @@ class Report(BaseModel):
                 digest.add(result)
             self._digest = digest
         return self._digest
+
+
+def _typed(name: str, value: object) -> object:
+    model = section_models.get(name)
+    if model is None or not isinstance(value, dict):
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return value
 
 
 def build_report(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from pydantic import ValidationError
 
 from failproof.config import ScoringConfig
 from failproof.core._capabilities import NEEDS
 from failproof.report._model import Report
+from failproof.report._present.registered import presenter_of
 from failproof.scoring._versions import installed_versions
 
 __all__ = ["record_notes", "unsupported_notes"]
@@ -31,19 +30,21 @@ def record_notes(report: Report) -> list[str]:
         differences = recorded.versions.differences(installed_versions())
         if differences:
             notes.append("Scored with other versions than installed: " + "; ".join(differences))
-    rubric = report.extensions.get("rubric")
-    waiting = (
-        rubric.get("unscored") if isinstance(rubric, Mapping) else getattr(rubric, "unscored", 0)
-    )
-    if waiting:
-        notes.append(
-            f"{waiting:,} case(s) with rubric expectations are unscored (never a pass): "
-            "no judge graded them; add --judge SPEC (e.g. --judge openai:gpt-4o-mini)."
-        )
+    notes += section_notes(report)
     notes += unsupported_notes(report)
     source = config.get("rescored_from")
     if isinstance(source, str):
         notes.append(f"Rescored from run {source} (same answers, new scoring settings).")
+    return notes
+
+
+def section_notes(report: Report) -> list[str]:
+    """The notes of the sections whose presenter is registered with notes (the rubric's)."""
+    notes: list[str] = []
+    for key, data in report.extensions.items():
+        presenter = presenter_of(key)
+        if presenter is not None and presenter.notes is not None:
+            notes += presenter.notes(data)
     return notes
 
 

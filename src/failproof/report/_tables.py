@@ -2,9 +2,10 @@
 
 `typed_table` draws a typed section: its presenter reads each row's fields by attribute and
 declares each column's label and how its numbers read (`Spec`). The other builders draw a section
-known only as JSON-like data (a plugin's, or the judge's): they show what is present (known keys
-first, in a stable order; unknown scalar keys after), read units from key names (`kind_of`), skip
-what is absent, and never raise on a missing or oddly typed key.
+known only as JSON-like data (a plugin's, or one written by another version in another shape):
+they show what is present (known keys first, in a stable order; unknown scalar keys after), read
+units from key names (`kind_of`), skip what is absent, and never raise on a missing or oddly
+typed key.
 """
 
 from __future__ import annotations

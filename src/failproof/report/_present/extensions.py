@@ -1,5 +1,6 @@
 """Every extension section, in a stable order: the built-in ones by their presenters (read by
-attribute), a plugin's as generic tables of whatever it holds."""
+attribute; the judge's registered by its package, `presenters`), a plugin's as generic tables of
+whatever it holds."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from failproof.report._model import Report
 from failproof.report._present.cases import CaseIndex
 from failproof.report._present.coverage import coverage_facts, coverage_tables
 from failproof.report._present.extra import Extra
-from failproof.report._present.judge import judge_extra_parts
+from failproof.report._present.registered import presenter_of
 from failproof.report._present.stability import consistency_extra, robustness_extra
 from failproof.report._present.typed import section_as
 from failproof.report._tables import keyed_table, records_table, scalars
@@ -26,10 +27,10 @@ __all__ = ["Extra", "extras"]
 
 def extras(report: Report, index: CaseIndex) -> list[Extra]:
     """Every extension section with something to show: robustness, consistency, then the rest."""
-    order = [k for k in _BUILDERS if k in report.extensions] + sorted(
-        k for k in report.extensions if k not in _BUILDERS
+    order = [k for k in _ORDER if k in report.extensions] + sorted(
+        k for k in report.extensions if k not in _ORDER
     )
-    out = [_BUILDERS.get(k, _generic)(k, report.extensions[k], index) for k in order]
+    out = [_extra(k, report.extensions[k], index) for k in order]
     out = [replace(e, tables=[(title, t) for title, t in e.tables if t]) for e in out]
     return [e for e in out if e.facts or e.tables]
 
@@ -76,10 +77,6 @@ def _consistency(key: str, data: object, index: CaseIndex) -> Extra:
     return _generic(key, data, index) if section is None else consistency_extra(key, section, index)
 
 
-def _judge(key: str, data: object, index: CaseIndex) -> Extra:
-    return Extra(key, *judge_extra_parts(data, index))
-
-
 def _coverage(key: str, data: object, index: CaseIndex) -> Extra:
     title = "Coverage by taxonomy (OWASP LLM Top 10 2025, MITRE ATLAS, failproof)"
     return Extra(key, title, coverage_facts(data), coverage_tables(data, index))
@@ -89,5 +86,15 @@ _BUILDERS: dict[str, Callable[[str, object, CaseIndex], Extra]] = {
     "coverage": _coverage,
     "robustness": _robustness,
     "consistency": _consistency,
-    "judge": _judge,
 }
+#: The built-in sections first, in this order; then the others by name.
+_ORDER = (*_BUILDERS, "judge")
+
+
+def _extra(key: str, data: object, index: CaseIndex) -> Extra:
+    """``data`` by its presenter: the report's own, a registered one, else generic tables."""
+    if key in _BUILDERS:
+        return _BUILDERS[key](key, data, index)
+    presenter = presenter_of(key)
+    shown = presenter.extra(key, data, index) if presenter and presenter.extra else None
+    return shown if shown is not None else _generic(key, data, index)
