@@ -14,6 +14,11 @@ CPU-second, start-up and every fixed cost cancelled out; then, for scale, the sc
 the same N2 cases and answers, in this process.
 
     python bench/score_margin.py [--sizes 1414,2828] [--repeat 3] [--format all]
+                                 [--baseline OTHER/src]
+
+``--baseline`` runs another checkout's ``src`` (say ``git archive main | tar -x -C old``) on the
+same files, interleaved with this one, and prints both margins: a change measured in one run,
+under one load.
 """
 
 from __future__ import annotations
@@ -120,10 +125,11 @@ def scorers_alone(folder: Path) -> dict[str, float]:
     return out
 
 
-def run_cpu(command: list[str], cwd: Path) -> float:
-    """User+sys CPU seconds of one fresh process."""
+def run_cpu(command: list[str], cwd: Path, src: str | None = None) -> float:
+    """User+sys CPU seconds of one fresh process (importing failproof from ``src`` if given)."""
+    env = {**os.environ, "PYTHONPATH": src} if src else None
     before = os.times()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     after = os.times()
     if done.returncode not in (0, 1):  # 1: the run's score is under the gate, a normal outcome
         raise SystemExit(f"failproof score failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -132,36 +138,58 @@ def run_cpu(command: list[str], cwd: Path) -> float:
     )
 
 
+def measure(
+    argvs: dict[int, list[str]], tmp: Path, trees: dict[str, str | None], args: argparse.Namespace
+) -> dict[str, dict[int, list[float]]]:
+    """CPU seconds of every (tree, size), ``--repeat`` times, the runs interleaved."""
+    cpus: dict[str, dict[int, list[float]]] = {name: {n: [] for n in argvs} for name in trees}
+    for i in range(args.repeat):
+        for name, src in trees.items():
+            for n, argv in argvs.items():
+                cwd = tmp / str(n) / f"{name}{i}"
+                cwd.mkdir()
+                command = [sys.executable, "-m", "failproof", "score", *argv]
+                cpus[name][n].append(run_cpu([*command, "--format", args.format], cwd, src))
+    return cpus
+
+
+def report(name: str, cpus: dict[int, list[float]]) -> float:
+    """Print one tree's figures; returns its margin in answers per CPU-second."""
+    (n1, first), (n2, second) = cpus.items()
+    for n, runs in cpus.items():
+        each = ", ".join(f"{c:.2f}" for c in runs)
+        print(f"  {name}: {n:>7,} answers: median {statistics.median(runs):.2f} CPU s ({each})")
+    extra = statistics.median(second) - statistics.median(first)
+    print(f"  {name}: margin {(n2 - n1) / extra:,.0f} answers per CPU-second "
+          f"({extra / (n2 - n1) * 1e6:,.0f} µs each)")  # fmt: skip
+    return (n2 - n1) / extra
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="1414,2828", help="two sizes, N1,N2")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per size")
     parser.add_argument("--format", default="all", help="--format given to failproof score")
+    parser.add_argument("--baseline", help="another checkout's src folder, run alongside")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     n1, n2 = (int(s) for s in args.sizes.split(","))
     cases = builtin_cases()
     print(f"load average {load_average()} at start; {os.cpu_count()} CPUs; Python "
           f"{sys.version.split()[0]}; --format {args.format}")  # fmt: skip
-    cpus: dict[int, list[float]] = {n1: [], n2: []}
+    trees: dict[str, str | None] = {"this tree": None}
+    if args.baseline:
+        trees["baseline"] = str(Path(args.baseline).resolve())
     with tempfile.TemporaryDirectory() as tmp:
         argvs = {}
         for n in (n1, n2):
             (Path(tmp) / str(n)).mkdir()
             argvs[n] = write_run(Path(tmp) / str(n), n, args.seed, cases)
-        for i in range(args.repeat):
-            for n in (n1, n2):
-                cwd = Path(tmp) / str(n) / f"run{i}"
-                cwd.mkdir()
-                command = [sys.executable, "-m", "failproof", "score", *argvs[n]]
-                cpus[n].append(run_cpu([*command, "--format", args.format], cwd))
+        cpus = measure(argvs, Path(tmp), trees, args)
         alone = scorers_alone(Path(tmp) / str(n2))
-    for n in (n1, n2):
-        runs = ", ".join(f"{c:.2f}" for c in cpus[n])
-        print(f"  {n:>7,} answers: median {statistics.median(cpus[n]):.2f} CPU s ({runs})")
-    extra = statistics.median(cpus[n2]) - statistics.median(cpus[n1])
-    each = extra / (n2 - n1) * 1e6
-    print(f"  margin: {(n2 - n1) / extra:,.0f} answers per CPU-second ({each:,.0f} µs each)")
+    margins = {name: report(name, by_size) for name, by_size in cpus.items()}
+    if args.baseline:
+        print(f"  this tree / baseline: {margins['this tree'] / margins['baseline']:.2f}x")
     for name, rate in alone.items():
         print(f"  {name} alone on the {n2:,} answers (in process): {rate:,.0f} per CPU-second")
     print(f"  load average {load_average()} at end")

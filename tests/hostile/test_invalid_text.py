@@ -79,3 +79,22 @@ def test_resume_reads_a_stored_result_holding_a_lone_surrogate(workdir: Path) ->
                 "UPDATE results SET result_json = ? WHERE case_id = 'c0'", (json.dumps(blob),)
             )
     assert main(["run", "--resume", summary.id, "-q"]) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('{"input": "plain", "tags": ["a", "b"]}', id="plain"),
+        pytest.param('{"input": "caf\\u00e9 \\ud83d\\ude00 pair"}', id="escaped-pair"),
+        pytest.param('{"input": "lone \\ud800 escape"}', id="escaped-lone-high"),
+        pytest.param('{"input": "lone \\uDFFF escape"}', id="escaped-lone-low-upper-case"),
+        pytest.param('{"k\\udc00": ["v\\ud9ab"]}', id="escaped-in-key-and-list"),
+        pytest.param('{"input": "raw \ud800 char"}', id="raw-lone-surrogate"),
+        pytest.param('{"input": "\\\\ud800 is text"}', id="escaped-backslash"),
+    ],
+)
+def test_parsed_json_is_cleaned_as_the_full_walk_cleans_it(text: str) -> None:
+    from failproof.guard._json import loads_json
+    from failproof.guard._text import clean_data, clean_parsed
+
+    assert clean_parsed(loads_json(text), text) == clean_data(loads_json(text))

@@ -104,3 +104,31 @@ def test_outputs_xml_cannot_hold_still_give_a_well_formed_file(nasty: str) -> No
 
 def test_xml_text_makes_forbidden_characters_visible() -> None:
     assert xml_text("a\x00b\x1bc\td\n") == "a\\u0000b\\u001bc\td\n"
+
+
+def _tree_written(tag: str, text: str | None, attrs: dict[str, str]) -> str:
+    """The element as `xml.etree.ElementTree` writes it, the reference of the direct writer."""
+    node = ET.Element(tag, {k: xml_text(v) for k, v in attrs.items()})
+    if text:
+        node.text = xml_text(text)
+    return ET.tostring(node, encoding="unicode")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("plain words", id="plain"),
+        pytest.param("", id="empty"),
+        pytest.param("a & b < c > d \" e ' f", id="markup-characters"),
+        pytest.param("line\nbreak\r\nand\ttab", id="whitespace"),
+        pytest.param("&amp; already escaped &#10;", id="entities"),
+        pytest.param("\x00\x1b[31m \ud800 \ufffe", id="characters-xml-cannot-hold"),
+        pytest.param("]]><![CDATA[x]]>", id="cdata-end"),
+    ],
+)
+def test_a_case_element_is_written_as_elementtree_writes_it(value: str) -> None:
+    from failproof.report._junit import _tag
+
+    attrs = {"type": value, "message": f"m {value}"}
+    assert _tag("failure", value, **attrs) == _tree_written("failure", value, attrs)
+    assert _tag("skipped", None, **attrs) == _tree_written("skipped", None, attrs)

@@ -18,6 +18,7 @@ from failproof.cli._app import (
     command_line,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
+from failproof.cli._heap import settle_heap
 from failproof.cli._judge import (
     JudgeBaseUrlOpt,
     JudgeKeyEnvOpt,
@@ -71,6 +72,7 @@ def score(
     from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
 
+    settle_heap()  # the modules and the command's setup
     settings = judged_settings(
         config,
         judge,
@@ -98,5 +100,6 @@ def score(
     for suite_name, case_id in outcome.unmatched:
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")
+    settle_heap()  # the run's results, held for the reports
     emit_reports(outcome.report, format, output, settings)
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.markup import escape
 
-__all__ = ["clean_data", "clean_text", "for_console", "strip_controls"]
+__all__ = ["clean_data", "clean_parsed", "clean_text", "for_console", "strip_controls"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: C0 controls but tab and newline, DEL, C1 controls (ESC starts terminal sequences, BEL ends
@@ -39,6 +39,18 @@ def clean_data(value: Any) -> tuple[Any, int]:
         cleaned = [clean_data(v) for v in value]
         return [v for v, _ in cleaned], sum(n for _, n in cleaned)
     return value, 0
+
+
+#: What can put a lone surrogate in parsed JSON: one in its text, or the escape of one
+_MAY_HOLD_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+
+
+def clean_parsed(value: Any, text: str) -> tuple[Any, int]:
+    """`clean_data` of ``value``, parsed from the JSON ``text``; the walk is skipped when the
+    text can hold no lone surrogate (none in it and none escaped), the common case."""
+    if _MAY_HOLD_SURROGATE.search(text) is None:
+        return value, 0
+    return clean_data(value)
 
 
 def strip_controls(text: str, *, keep_newlines: bool = True) -> str:

@@ -82,40 +82,68 @@ def _details(result: CaseResult) -> tuple[str, str]:
     return message, body
 
 
-def _outcome(case: ET.Element, result: CaseResult) -> str:
-    """Add the failure / error / skipped element; returns which one (or 'pass')."""
+def _attribute(value: str) -> str:
+    """An attribute value escaped as `xml.etree.ElementTree` writes it (newlines and tabs as
+    character references, so they survive the parser's normalisation)."""
+    for char, entity in _ATTRIBUTE_ENTITIES:
+        if char in value:
+            value = value.replace(char, entity)
+    return value
+
+
+def _tag(tag: str, text: str | None = None, **attrs: object) -> str:
+    """One element with no children, written as `xml.etree.ElementTree` would write it."""
+    pairs = "".join(f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None)
+    body = xml_text(text) if text else ""
+    if not body:
+        return f"<{tag}{pairs} />"
+    body = body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f"<{tag}{pairs}>{body}</{tag}>"
+
+
+_ATTRIBUTE_ENTITIES = (
+    ("&", "&amp;"),
+    ("<", "&lt;"),
+    (">", "&gt;"),
+    ('"', "&quot;"),
+    ("\r", "&#13;"),
+    ("\n", "&#10;"),
+    ("\t", "&#09;"),
+)
+
+
+def _outcome(result: CaseResult) -> tuple[str, str | None]:
+    """Which of failure / error / skipped (or 'pass') the case is, and that element."""
     verdict = case_verdict(result)
     if result.unsupported is not None:  # not run: skipped with the reason, never a pass
         why = result.unsupported
-        _element(case, "skipped", type=f"unsupported:{why.feature}", message=why.reason)
-        return "skipped"
+        return "skipped", _tag("skipped", type=f"unsupported:{why.feature}", message=why.reason)
     unscored = unscored_reason(result)
     if unscored is not None:
-        _element(case, "error", _details(result)[1], type="unscored", message=unscored)
-        return "error"
+        return "error", _tag("error", _details(result)[1], type="unscored", message=unscored)
     if result.primary == "error":
         message, body = _details(result)
-        _element(case, "error", body, type="error", message=result.error or message)
-        return "error"
+        return "error", _tag("error", body, type="error", message=result.error or message)
     if verdict == "fail":
         message, body = _details(result)
-        _element(case, "failure", body, type=_failure_type(result), message=message)
-        return "failure"
+        return "failure", _tag("failure", body, type=_failure_type(result), message=message)
     if result.primary == "unscored" and result.case_score is None and result.safe_v0 is None:
-        _element(case, "skipped", message="unscored: no scorer judged this case")
-        return "skipped"
+        return "skipped", _tag("skipped", message="unscored: no scorer judged this case")
     if verdict == "review":
-        _element(case, "system-out", _details(result)[1])
-    return "pass"
+        return "pass", _tag("system-out", _details(result)[1])
+    return "pass", None
 
 
-def _testcase(parent: ET.Element, result: CaseResult) -> str:
+def _testcase(result: CaseResult) -> tuple[str, str]:
+    """The case's outcome and its ``<testcase>``, indented as it sits in its testsuite."""
     name = result.case_id if result.sample == 0 else f"{result.case_id}#{result.sample}"
     seconds = f"{result.latency_ms / 1000:.3f}" if result.latency_ms is not None else "0"
-    case = _element(
-        parent, "testcase", name=name, classname=f"{result.suite}.{result.category}", time=seconds
-    )
-    return _outcome(case, result)
+    classname = f"{result.suite}.{result.category}"
+    outcome, inner = _outcome(result)
+    case = _tag("testcase", None, name=name, classname=classname, time=seconds)
+    if inner is None:
+        return outcome, case
+    return outcome, f"{case[: -len(' />')]}>\n      {inner}\n    </testcase>"
 
 
 def _properties(parent: ET.Element, report: Report, suite: str) -> None:
@@ -148,15 +176,11 @@ class _SuiteWriter:
         self.seconds = 0.0
 
     def add(self, result: CaseResult) -> None:
-        holder = ET.Element("holder")
-        outcome = _testcase(holder, result)
+        outcome, case = _testcase(result)
         self.counts["tests"] += 1
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
         self.seconds += (result.latency_ms or 0) / 1000
-        case = holder[0]
-        ET.indent(case, level=2)
-        case.tail = None
-        self.body.write("\n    " + redact(ET.tostring(case, encoding="unicode")))
+        self.body.write("\n    " + redact(case))
 
     def close(self, out: TextIO) -> dict[str, int]:
         node = _element(

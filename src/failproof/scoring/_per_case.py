@@ -13,8 +13,10 @@ T = TypeVar("T")
 
 #: Recent cases by identity: the case itself (held, so that its id is not reused while the
 #: entry lives) and what was worked out from it. A case is frozen, so the work stays valid.
+#: The samples of a case are scored close together (at most a run's concurrency apart), so the
+#: most recent cases are enough; holding more only keeps finished cases alive.
 _MEMO: dict[int, tuple[Case, dict[str, Any]]] = {}
-_MAX_CASES = 4096
+_MAX_CASES = 1024
 
 
 def per_case(case: Case, key: str, compute: Callable[[Case], T]) -> T:
@@ -22,7 +24,7 @@ def per_case(case: Case, key: str, compute: Callable[[Case], T]) -> T:
     entry = _MEMO.get(id(case))
     if entry is None or entry[0] is not case:
         if len(_MEMO) >= _MAX_CASES:
-            _MEMO.clear()
+            del _MEMO[next(iter(_MEMO))]  # the oldest case
         entry = _MEMO[id(case)] = (case, {})
     memo = entry[1]
     if key not in memo:

@@ -21,7 +21,7 @@ from failproof.core import Case, Suite
 from failproof.errors import SuiteError
 from failproof.guard import UnreadableInput, compose_yaml, construct_yaml, loads_json
 from failproof.guard._schema import regex_problems
-from failproof.guard._text import clean_data
+from failproof.guard._text import clean_data, clean_parsed
 from failproof.guard._yaml import YAML_LIMITS, decode_text, read_limited
 
 __all__ = ["SUITE_SUFFIXES", "check_unique", "jsonl_case", "load_suite", "parse_suite", "stem_name"]
@@ -140,7 +140,7 @@ class _JsonLines:
 
 def _parse_json(text: str, path: str) -> Any:
     try:
-        return clean_data(loads_json(text))[0]
+        return clean_parsed(loads_json(text), text)[0]
     except json.JSONDecodeError as exc:
         raise SuiteError(f"JSON syntax error: {exc.msg}", path=path, line=exc.lineno) from None
     except RecursionError:
@@ -173,7 +173,7 @@ def jsonl_case(raw: str, lineno: int, name: str, path: str) -> Case | None:
     if not raw.strip():
         return None
     try:
-        record = clean_data(loads_json(raw))[0]
+        record = clean_parsed(loads_json(raw), raw)[0]
     except (ValueError, RecursionError) as exc:
         raise SuiteError(f"JSON syntax error: {exc}", path=path, line=lineno) from None
     if not isinstance(record, dict):
