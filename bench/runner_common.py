@@ -118,9 +118,9 @@ def timed_run(base_url: str, suite: Path, concurrency: int, *, cache: bool = Fal
                 request, settings=settings, store=store, progress="quiet", sinks=[mark]
             )
             done, workers_cpu = time.perf_counter(), children_cpu_seconds() - workers_cpu
-        errors = outcome.report.summary["counts"].get("error", 0)
+        errors = outcome.report.summary.counts.get("error", 0)
         assert errors == 0, f"{errors} requests failed"
-        total = outcome.report.summary["total_cases"]
+        total = outcome.report.summary.total_cases
         began, began_cpu = _engine_started
         # this process's CPU from the first call to the last stored result, plus the scoring
         # workers' (counted when they exit, after the run)

@@ -106,7 +106,7 @@ def main() -> None:
             )
         sampler.stop.set()
         sampler.join()
-    report(sampler, args.cases, outcome.report.summary["total_cases"])
+    report(sampler, args.cases, outcome.report.summary.total_cases)
 
 
 def report(sampler: Sampler, cases: int, stored: int) -> None:

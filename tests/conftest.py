@@ -11,6 +11,7 @@ import pytest
 #: A marker, the module its extra installs, and how to install it.
 _EXTRAS = {
     "local_model": ("xllamacpp", "needs the local extra: pip install -e '.[local]' (README)"),
+    "local_engine": ("xllamacpp", "needs the local extra: pip install -e '.[local]'"),
     "ray": ("ray", "needs the ray extra: pip install -e '.[ray]'"),
 }
 

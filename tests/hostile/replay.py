@@ -48,6 +48,8 @@ class Attempt:
 
     name: str
     run: Callable[[Path], None]
+    #: The module of the optional extra the attempt needs (skipped without it), if any.
+    needs: str | None = None
 
 
 def check(condition: bool, message: str) -> None:

@@ -21,6 +21,7 @@ def model_file(tmp_path: Path) -> str:
     return str(path)
 
 
+@pytest.mark.local_engine
 @pytest.mark.parametrize("given", ["8192", 8192, "256"], ids=["text", "number", "smallest"])
 def test_n_ctx_is_how_the_model_is_loaded_not_a_request_parameter(
     model_file: str, given: object
@@ -41,12 +42,14 @@ def test_an_unusable_n_ctx_is_refused(model_file: str, given: str) -> None:
 LONG = Case(id="long", input="The river runs past the old mill every spring. " * 150)
 
 
+@pytest.mark.local_engine
 def test_a_prompt_that_surely_fits_is_sent_without_counting_its_tokens(model_file: str) -> None:
     target = create_target(f"local:{model_file}", {"params": {"n_ctx": "8192"}})
     assert target.unsupported(LONG) is None
     assert target.listener is None  # type: ignore[attr-defined]  # the model was never loaded
 
 
+@pytest.mark.local_engine
 def test_the_cli_hands_n_ctx_to_the_local_target(
     model_file: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -72,6 +72,7 @@ def _demo_tool_cases(target: str) -> RunRequest:
     return RunRequest(suites=request.suites, target=target, only=with_tools)
 
 
+@pytest.mark.local_engine
 def test_the_demos_tool_cases_are_unsupported_on_the_local_target(
     workdir: Path, model_file: str
 ) -> None:
@@ -93,6 +94,7 @@ def test_the_demos_tool_cases_are_unsupported_on_the_local_target(
     assert outcome.stats.completed == 0  # no call was made
 
 
+@pytest.mark.local_engine
 def test_the_junit_report_skips_an_unsupported_case_with_its_reason(
     workdir: Path, model_file: str
 ) -> None:
@@ -106,6 +108,7 @@ def test_the_junit_report_skips_an_unsupported_case_with_its_reason(
     assert "in no score's denominator" in markdown
 
 
+@pytest.mark.local_engine
 def test_a_run_says_at_the_start_how_many_cases_are_unsupported_and_why(
     workdir: Path, model_file: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -188,6 +191,7 @@ def test_a_python_callable_takes_tools_only_when_it_gets_the_case(
     assert (found.feature if found else None) == feature
 
 
+@pytest.mark.local_engine
 def test_rescoring_keeps_an_unsupported_case_as_it_was(workdir: Path, model_file: str) -> None:
     path = write_suite(workdir / "s.yaml", "s", [TOOL_CASE])
     main(["run", str(path), "-t", f"local:{model_file}", "-q", "-f", "json"])

@@ -1,14 +1,16 @@
-"""The garbage collector kept out of the way while a run's calls are in flight.
+"""The garbage collector kept out of the way while a run is set up, called and reported.
 
-A run starts with a large heap of long-lived objects (suites, scorers, models) that a full
-collection walks every time, while each answer allocates many short-lived ones. For the length
-of the run the long-lived objects are frozen (left out of collections) and the youngest
-generation is collected less often; both are restored when the run ends.
+A run starts with a large heap of long-lived objects (modules, suites, scorers, models) that a
+full collection walks every time, while each case and answer allocates many short-lived ones.
+For the length of the run the long-lived objects are frozen (left out of collections) and the
+youngest generation is collected less often; both are restored when the run ends. Blocks nest:
+an inner one freezes what exists by then too, and only the outermost one restores.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,15 +22,25 @@ __all__ = ["quiet_gc"]
 #: run at 100,000 pays one young collection instead of a dozen and an older one.
 RUN_THRESHOLD = 100_000
 
+_lock = threading.Lock()
+_depth = [0]
+
 
 @contextmanager
 def quiet_gc() -> Iterator[None]:
     """Freeze what exists now and collect young objects less often, until the block ends."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(before[0] and max(before[0], RUN_THRESHOLD), *before[1:])
+    with _lock:
+        outermost = _depth[0] == 0
+        _depth[0] += 1
+        before = gc.get_threshold()
+        gc.freeze()
+        if outermost:
+            gc.set_threshold(before[0] and max(before[0], RUN_THRESHOLD), *before[1:])
     try:
         yield
     finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
+        with _lock:
+            _depth[0] -= 1
+            if outermost:
+                gc.set_threshold(*before)
+                gc.unfreeze()

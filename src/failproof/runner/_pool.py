@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import multiprocessing
 import pickle
 import signal
@@ -160,12 +159,9 @@ class PoolScoring:
         self._scorers = list(scorers)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._workers: list[_Worker] = []
-        gc.freeze()  # the workers' garbage collector leaves the runner's objects (and pages) alone
-        try:
+        with quiet_gc():  # the workers' collector leaves the runner's objects (and pages) alone
             for _ in range(max(1, workers)):
                 self._workers.append(self._start(scoring, [s.name for s in scorers]))
-        finally:
-            gc.unfreeze()
         self._wait_ready()
 
     def _wait_ready(self) -> None:

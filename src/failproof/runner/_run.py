@@ -17,6 +17,7 @@ from failproof.errors import ConfigError
 from failproof.report import Report, build_report
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
+from failproof.runner._gc import quiet_gc
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
@@ -75,6 +76,7 @@ class _Job:
     executor: WorkExecutor | None = None
 
 
+@quiet_gc()
 def start_run(
     request: RunRequest,
     *,
@@ -116,6 +118,7 @@ def start_run(
     return _execute(job, settings, store, resumed=False)
 
 
+@quiet_gc()
 def resume_run(
     run_id: str,
     *,

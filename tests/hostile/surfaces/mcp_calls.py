@@ -95,7 +95,7 @@ def mcp_attempt(name: str) -> Attempt:
         uses = result["tool_uses"]
         check(len(uses) == 1 and "not sent to the server" in (uses[0]["error"] or ""), f"{uses}")
 
-    return Attempt(f"mcp-call/{name}", run)
+    return Attempt(f"mcp-call/{name}", run, needs="mcp")
 
 
 def attempts() -> list[Attempt]:

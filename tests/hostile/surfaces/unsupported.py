@@ -121,7 +121,7 @@ def unsupported_attempt(name: str) -> Attempt:
                 code = guarded(lambda: main([*argv, "-f", "json,junit"]))
         _checked_report(folder, srv, code, err.getvalue(), "--fail-under" in flags)
 
-    return Attempt(f"unsupported/{name}", run)
+    return Attempt(f"unsupported/{name}", run, needs="xllamacpp" if target is _local else None)
 
 
 def sent_attempt() -> Attempt:
