@@ -151,14 +151,30 @@ def _imports(package: Path) -> set[str]:
     return found - {package.name}
 
 
-def test_the_packages_stack_as_floors_with_no_loop() -> None:
+def _floors() -> dict[str, int]:
+    """Each package's floor: one above the highest floor it imports from (0: imports none)."""
     packages = {p.name: p for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
     deps = {name: _imports(path) & set(packages) for name, path in packages.items()}
-    placed: list[str] = []
-    while len(placed) < len(deps):
-        floor = [n for n in deps if n not in placed and deps[n] <= set(placed)]
-        assert floor, f"an import loop among {sorted(set(deps) - set(placed))}"
-        placed += floor
+    floors: dict[str, int] = {}
+    while len(floors) < len(deps):
+        ready = [n for n in deps if n not in floors and deps[n] <= set(floors)]
+        assert ready, f"an import loop among {sorted(set(deps) - set(floors))}"
+        floors |= {n: 1 + max((floors[d] for d in deps[n]), default=-1) for n in ready}
+    return floors
+
+
+def test_the_packages_stack_as_floors_with_no_loop() -> None:
+    assert _floors()["cli"] == max(_floors().values())
+
+
+def test_the_architecture_page_puts_every_package_on_its_floor() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    documented: dict[str, int] = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].isdigit():
+            documented |= {name.strip(" `"): int(cells[0]) for name in cells[1].split(",")}
+    assert documented == _floors()
 
 
 def _module_imports() -> dict[str, set[str]]:
