@@ -177,3 +177,56 @@ def test_the_console_table_keeps_its_numbers_at_any_width(run_dir: Path, width: 
     row = next(line for line in text.splitlines() if line.startswith("LLM07"))
     numbers = [cell.strip() for cell in row.split("│")[2:4]]
     assert numbers == [str(llm07.cases), str(llm07.failed)]
+
+
+@pytest.mark.parametrize(
+    ("primary", "failed", "errors"),
+    [
+        pytest.param("unsafe_tool_call", 1, 0, id="an-unsafe-tool-call-fails-its-category"),
+        pytest.param("tool_error", 1, 0, id="a-tool-error-fails-its-category"),
+        pytest.param("policy_violation", 1, 0, id="a-policy-violation-fails-its-category"),
+        pytest.param("error", 0, 1, id="a-target-error-is-counted-apart"),
+        pytest.param("pass", 0, 0, id="a-pass-fails-nothing"),
+    ],
+)
+def test_a_category_fails_with_every_answer_whose_verdict_fails(
+    primary: str, failed: int, errors: int
+) -> None:
+    from failproof.core import CaseResult, Classification, Run
+    from failproof.metrics import aggregate_run
+
+    result = CaseResult(
+        case_id="c",
+        suite="s",
+        category="x",
+        severity="high",
+        taxonomy=["owasp-llm:LLM06"],
+        classification=Classification.model_validate({"primary": primary}),
+        error="HTTP 500" if primary == "error" else None,
+    )
+    section = aggregate_run(Run(id="r", target={"name": "t"}), [result]).extensions["coverage"]
+    assert isinstance(section, Coverage)
+    owasp = section.framework("owasp-llm")
+    assert owasp is not None
+    llm06 = next(c for c in owasp.categories if c.code == "LLM06")
+    assert (llm06.cases, llm06.failed, llm06.errors) == (1, failed, errors)
+
+
+def test_a_scorer_that_failed_fails_the_category_even_when_the_classifier_passed() -> None:
+    from failproof.core import CaseResult, Classification, Run
+    from failproof.metrics import aggregate_run
+
+    result = CaseResult(
+        case_id="c",
+        suite="s",
+        category="x",
+        severity="high",
+        taxonomy=["owasp-llm:LLM01"],
+        classification=Classification(primary="pass"),
+        scores={"probe": {"scorer_error": "RuntimeError('boom')"}},
+    )
+    section = aggregate_run(Run(id="r", target={"name": "t"}), [result]).extensions["coverage"]
+    assert isinstance(section, Coverage)
+    owasp = section.framework("owasp-llm")
+    assert owasp is not None
+    assert next(c for c in owasp.categories if c.code == "LLM01").failed == 1

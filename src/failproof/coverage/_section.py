@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from failproof.core import CaseResult
+from failproof.core._case_verdict import case_verdict
 from failproof.coverage._model import Coverage
 from failproof.coverage._tally import Tally
 from failproof.metrics import AggregateContext, accumulators, aggregators, declare_section, folded
@@ -17,10 +18,15 @@ class CoverageAccumulator:
         self.tally = Tally(run=True)
 
     def add(self, result: CaseResult) -> None:
-        """One answer; a case that was not sent (unsupported) tested nothing, so it covers
-        nothing: what only it would have tested shows as not tested by this run."""
+        """One answer, failed when its verdict is (an unsafe tool call, a scorer error, a SAFE
+        fail: whatever fails the case fails its categories). A case that was not sent
+        (unsupported) tested nothing, so it covers nothing: what only it would have tested
+        shows as not tested by this run."""
         if result.unsupported is None:
-            self.tally.add(result.suite, result.case_id, result.taxonomy, result.primary)
+            failed = case_verdict(result) == "fail"
+            self.tally.add(
+                result.suite, result.case_id, result.taxonomy, result.primary, failed=failed
+            )
 
     def finish(self) -> Coverage | None:
         return self.section() if self.tally.cases else None

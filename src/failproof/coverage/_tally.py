@@ -13,7 +13,6 @@ __all__ = ["Tally", "suite_coverage"]
 
 #: Case ids a run report lists per category (its first failures).
 LISTED_FAILURES = 20
-_NOT_PASSED = frozenset({"fail", "refusal", "wrong_format", "policy_violation"})
 
 
 @dataclass
@@ -35,12 +34,21 @@ class Tally:
     suites: dict[str, None] = field(default_factory=dict)
     counts: dict[str, _Count] = field(default_factory=dict)
 
-    def add(self, suite: str, case_id: str, taxonomy: Sequence[str], primary: str = "") -> None:
-        """One case of ``suite`` (and, in a run, its answer's primary class)."""
+    def add(
+        self,
+        suite: str,
+        case_id: str,
+        taxonomy: Sequence[str],
+        primary: str = "",
+        *,
+        failed: bool = False,
+    ) -> None:
+        """One case of ``suite``; in a run, its answer's primary class and whether it failed
+        (an ``error`` is counted apart, never as a failure)."""
         self.cases += 1
         self.suites.setdefault(suite, None)
         self.unlabelled += not taxonomy
-        failed = primary in _NOT_PASSED
+        failed = failed and primary != "error"
         for tid in _with_parents(taxonomy):
             count = self.counts.setdefault(tid, _Count())
             count.cases += 1

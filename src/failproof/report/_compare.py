@@ -23,10 +23,10 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from failproof.core import CaseResult
+from failproof.core._case_verdict import Verdict, case_verdict
 from failproof.core._closed import Closed
 from failproof.render._numbers import Kind, Value, format_value, value_of
 from failproof.render._text import excerpt
-from failproof.report._case_verdict import Verdict, case_verdict
 from failproof.report._model import Report
 from failproof.report._present.headline import headline
 

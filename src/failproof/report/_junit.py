@@ -14,10 +14,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any, TextIO
 
 from failproof.core import CaseResult
+from failproof.core._case_verdict import unscored_reason
 from failproof.guard import redact
 from failproof.metrics import Summary
 from failproof.render._text import xml_text
-from failproof.report._case_verdict import unscored_reason
 from failproof.report._model import Report
 from failproof.report._present.judge import decided_note
 from failproof.report._render import StreamingRenderer, renderers

@@ -23,6 +23,7 @@ from pydantic_core import CoreSchema, core_schema
 from failproof.config import Settings
 from failproof.core import CaseResult, Run
 from failproof.core._capabilities import Feature
+from failproof.core._case_verdict import case_verdict
 from failproof.core._result import utc_now
 from failproof.metrics import (
     AggregateMetrics,
@@ -34,7 +35,6 @@ from failproof.metrics import (
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import section_models
 from failproof.metrics._summary_section import SuiteRow
-from failproof.report._case_verdict import case_verdict
 from failproof.safe import SafeBatchReport
 from failproof.store import Store, StoredResults
 

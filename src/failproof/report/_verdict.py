@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from failproof.core._case_verdict import case_verdict
 from failproof.errors import ExitCode
-from failproof.report._case_verdict import case_verdict
 from failproof.report._model import Report
 
 __all__ = ["ExitCode", "case_verdict", "exit_code"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from failproof.core import CaseResult
+from failproof.core._result import CaseResult
 
 __all__ = ["Verdict", "case_verdict", "unscored_reason"]
 
