@@ -91,6 +91,13 @@ class Csr:
             return np.asarray(self._scipy() @ dense)
         return _sums(self.rows, self.indices, self._data64, dense, self.shape[0])
 
+    def transposed_product(self, dense: NDArray[np.floating]) -> Floats:
+        """``self.T @ dense``: column j gathers ``data * dense[row]`` in stored order (scipy's
+        CSC product walks the entries in the same order)."""
+        if self.nnz >= SCIPY_FROM:
+            return np.asarray(self._scipy().T @ dense)
+        return _sums(self.indices, self.rows, self._data64, dense, self.shape[1])
+
     def group_sums(self, groups: NDArray[np.int_], k: int) -> Floats:
         """``(k, columns)``: the sum of the rows of each group, rows added in order."""
         keys = groups[self.rows] * self.shape[1] + self.indices
@@ -117,15 +124,12 @@ class Csr:
 
 @dataclass(frozen=True)
 class _Transposed:
+    """``matrix.T``, for the one thing done with it: ``matrix.T @ dense``."""
+
     matrix: Csr
 
     def __matmul__(self, dense: NDArray[np.floating]) -> Floats:
-        """``matrix.T @ dense``: column j of the matrix gathers ``data * dense[row]`` in stored
-        order (scipy's CSC product walks the entries in the same order)."""
-        m = self.matrix
-        if m.nnz >= SCIPY_FROM:
-            return np.asarray(m._scipy().T @ dense)
-        return _sums(m.indices, m.rows, m._data64, dense, m.shape[1])
+        return self.matrix.transposed_product(dense)
 
 
 def _sums(
