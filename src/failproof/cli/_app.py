@@ -16,10 +16,13 @@ __all__ = [
     "FormatOpt",
     "OutputOpt",
     "PatternsOpt",
+    "QuietOpt",
+    "SuitesArg",
     "VerboseOpt",
     "app",
     "command_line",
     "remember_command_line",
+    "scoring_flags",
     "settings_from",
 ]
 
@@ -100,6 +103,8 @@ PatternsOpt = Annotated[
 VerboseOpt = Annotated[
     bool, typer.Option("--verbose", "-v", help="Show details, and tracebacks on errors.")
 ]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")]
+SuitesArg = Annotated[list[str] | None, typer.Argument(help="Suite files or built-in suite names.")]
 
 
 def settings_from(config: Path | None, **flags: object) -> Settings:
@@ -114,3 +119,10 @@ def settings_from(config: Path | None, **flags: object) -> Settings:
     settings = load_settings(nested, config_file=config)
     use_cache_folder(settings.cache_folder)
     return settings
+
+
+def scoring_flags(fail_under: float | None, patterns: list[Path] | None) -> dict[str, object]:
+    """The flags of every command that scores (``--fail-under``, ``--patterns``) as settings
+    overrides."""
+    paths = [str(p) for p in patterns] if patterns else None
+    return {"run__fail_under": fail_under, "probe__patterns": paths}

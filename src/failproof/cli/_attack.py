@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from failproof.cli._app import ConfigOpt, VerboseOpt, app
+from failproof.cli._app import ConfigOpt, QuietOpt, SuitesArg, VerboseOpt, app
 from failproof.cli._judge import (
     JudgeBaseUrlOpt,
     JudgeKeyEnvOpt,
@@ -24,10 +24,19 @@ from failproof.cli._select import (
     SeverityOpt,
     selection_from,
 )
-from failproof.cli._target_options import target_options
+from failproof.cli._target_options import (
+    ApiKeyEnvOpt,
+    BaseUrlOpt,
+    ParamOpt,
+    TargetOpt,
+    role_option,
+    target_options,
+)
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
+    from typer.models import OptionInfo
+
     from failproof.attack import AttackReport, AttackRequest
     from failproof.attack._context import AttackContext
     from failproof.config import Settings
@@ -90,6 +99,16 @@ def _render(report: AttackReport, name: str) -> str:
     return report.model_dump_json(indent=2)
 
 
+def _price(model: str, tokens: str) -> OptionInfo:
+    """The option of the ``model``'s (target or attacker) price of ``tokens`` (prompt or
+    completion) tokens: ``--cost-in``, ``--cost-out``, ``--attacker-cost-in``..."""
+    side = "in" if tokens == "prompt" else "out"
+    flag = f"--cost-{side}" if model == "target" else f"--{model}-cost-{side}"
+    help_text = f"{model.capitalize()} price per 1M {tokens} tokens."
+    option: OptionInfo = typer.Option(flag, min=0, help=help_text)
+    return option
+
+
 def _progress(ctx: AttackContext) -> None:
     sent = sum(1 for s in ctx.steps if s.kind == "target" and s.round > 0)
     how = "broken" if ctx.broken else "held"
@@ -127,12 +146,8 @@ def _run(request: AttackRequest | str, settings: Settings, quiet: bool) -> tuple
 
 @app.command()
 def attack(
-    suites: Annotated[
-        list[str] | None, typer.Argument(help="Suite files or built-in suite names.")
-    ] = None,
-    target: Annotated[
-        str | None, typer.Option("--target", "-t", help="The target under test (as for run).")
-    ] = None,
+    suites: SuitesArg = None,
+    target: TargetOpt = None,
     attacker: Annotated[
         str | None,
         typer.Option("--attacker", "-a", help="The model that writes attacks: any target spec."),
@@ -160,20 +175,10 @@ def attack(
     tpm: Annotated[
         float | None, typer.Option("--tpm", min=0.001, help="Target tokens per minute.")
     ] = None,
-    cost_in: Annotated[
-        float | None, typer.Option("--cost-in", min=0, help="Target price per 1M prompt tokens.")
-    ] = None,
-    cost_out: Annotated[
-        float | None,
-        typer.Option("--cost-out", min=0, help="Target price per 1M completion tokens."),
-    ] = None,
-    attacker_cost_in: Annotated[
-        float | None, typer.Option("--attacker-cost-in", min=0, help="Attacker price, prompt.")
-    ] = None,
-    attacker_cost_out: Annotated[
-        float | None,
-        typer.Option("--attacker-cost-out", min=0, help="Attacker price, completion."),
-    ] = None,
+    cost_in: Annotated[float | None, _price("target", "prompt")] = None,
+    cost_out: Annotated[float | None, _price("target", "completion")] = None,
+    attacker_cost_in: Annotated[float | None, _price("attacker", "prompt")] = None,
+    attacker_cost_out: Annotated[float | None, _price("attacker", "completion")] = None,
     resume: Annotated[
         str | None,
         typer.Option("--resume", help="Continue a stopped attack; sends only what is missing."),
@@ -189,24 +194,12 @@ def attack(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-c", min=1, help="Cases attacked at once.")
     ] = None,
-    base_url: Annotated[
-        str | None, typer.Option("--base-url", help="Target's OpenAI-compatible server.")
-    ] = None,
-    api_key_env: Annotated[
-        str | None, typer.Option("--api-key-env", help="Variable holding the target's key.")
-    ] = None,
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="Target parameter key=value.")
-    ] = None,
-    attacker_base_url: Annotated[
-        str | None, typer.Option("--attacker-base-url", help="Attacker's server.")
-    ] = None,
-    attacker_api_key_env: Annotated[
-        str | None, typer.Option("--attacker-api-key-env", help="Variable with attacker's key.")
-    ] = None,
-    attacker_param: Annotated[
-        list[str] | None, typer.Option("--attacker-param", help="Attacker parameter key=value.")
-    ] = None,
+    base_url: BaseUrlOpt = None,
+    api_key_env: ApiKeyEnvOpt = None,
+    param: ParamOpt = None,
+    attacker_base_url: Annotated[str | None, role_option("attacker", "base-url")] = None,
+    attacker_api_key_env: Annotated[str | None, role_option("attacker", "api-key-env")] = None,
+    attacker_param: Annotated[list[str] | None, role_option("attacker", "param")] = None,
     width: Annotated[int, typer.Option("--width", min=1, help="tree: branches kept.")] = 3,
     branching: Annotated[
         int, typer.Option("--branching", min=1, help="tree: rewrites per branch.")
@@ -221,7 +214,7 @@ def attack(
         Path | None,
         typer.Option("--output", "-o", help="Folder (default failproof-results/<attack_id>/)."),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: QuietOpt = False,
     only: OnlyOpt = None,
     category: CategoryOpt = None,
     severity: SeverityOpt = None,

@@ -6,10 +6,19 @@ from typing import Annotated
 
 import typer
 
-from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
+from failproof.cli._app import (
+    ConfigOpt,
+    FormatOpt,
+    OutputOpt,
+    QuietOpt,
+    VerboseOpt,
+    app,
+    settings_from,
+)
 from failproof.cli._demo_cases import DEMO_LIMIT, demo_request
 from failproof.cli._output import stderr
 from failproof.cli._run import RunFlags, execute
+from failproof.cli._target_options import ThreadsOpt
 
 #: Seconds one answer of a local CPU model may take: SmolLM2's 160 tokens take 2-10 s on two
 #: cores; a timeout stops the generation, so only a stalled machine reaches it.
@@ -37,12 +46,7 @@ def demo(
     target: Annotated[
         str, typer.Option("--target", "-t", help="Target spec (default: the embedded model).")
     ] = "local",
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            "--threads", min=1, help="CPU threads of the local model (default: from the machine)."
-        ),
-    ] = None,
+    threads: ThreadsOpt = None,
     timeout: Annotated[
         float | None,
         typer.Option(
@@ -51,7 +55,7 @@ def demo(
     ] = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: QuietOpt = False,
     config: ConfigOpt = None,
     verbose: VerboseOpt = False,
 ) -> None:

@@ -10,7 +10,7 @@ import typer
 from failproof.cli._app import VerboseOpt, app
 from failproof.cli._generate_purpose import generate_for_purpose, replay_record
 from failproof.cli._output import stderr
-from failproof.cli._target_options import target_options
+from failproof.cli._target_options import role_option, target_options
 from failproof.errors import InputError
 
 
@@ -70,17 +70,9 @@ def generate(
             "rag_poisoning, misinformation, unbounded_consumption, harmful, over_refusal.",
         ),
     ] = None,
-    generator_base_url: Annotated[
-        str | None, typer.Option("--generator-base-url", help="The generator's server.")
-    ] = None,
-    generator_api_key_env: Annotated[
-        str | None,
-        typer.Option("--generator-api-key-env", help="Variable holding the generator's key."),
-    ] = None,
-    generator_param: Annotated[
-        list[str] | None,
-        typer.Option("--generator-param", help="Generator parameter key=value (repeatable)."),
-    ] = None,
+    generator_base_url: Annotated[str | None, role_option("generator", "base-url")] = None,
+    generator_api_key_env: Annotated[str | None, role_option("generator", "api-key-env")] = None,
+    generator_param: Annotated[list[str] | None, role_option("generator", "param")] = None,
     replay: Annotated[
         Path | None,
         typer.Option(

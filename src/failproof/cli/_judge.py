@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from failproof.cli._app import settings_from
+from failproof.cli._target_options import role_option
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,17 +32,8 @@ JudgeOpt = Annotated[
         "(recorded verdicts), ... Cached in the store; --judge-role says what it counts for.",
     ),
 ]
-JudgeBaseUrlOpt = Annotated[
-    str | None,
-    typer.Option("--judge-base-url", help="OpenAI-compatible server of the judge."),
-]
-JudgeKeyEnvOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--judge-api-key-env",
-        help="Environment variable holding the judge's key (default OPENAI_API_KEY).",
-    ),
-]
+JudgeBaseUrlOpt = Annotated[str | None, role_option("judge", "base-url")]
+JudgeKeyEnvOpt = Annotated[str | None, role_option("judge", "api-key-env")]
 
 JudgeRoleOpt = Annotated[
     str | None,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
+import typer
 from rich.console import Console
 
 from failproof.errors import InputError
@@ -15,7 +16,15 @@ if TYPE_CHECKING:
     from failproof.config import Settings
     from failproof.report import Report
 
-__all__ = ["emit_reports", "run_folder", "say", "stderr", "stdout"]
+__all__ = [
+    "chosen_formats",
+    "emit_reports",
+    "report_and_exit",
+    "run_folder",
+    "say",
+    "stderr",
+    "stdout",
+]
 
 stdout = Console()
 stderr = Console(stderr=True)
@@ -36,9 +45,12 @@ def run_folder(settings: Settings, run_id: str) -> Path:
     return Path(settings.report.output_dir) / run_id
 
 
-def _default_formats(settings: Settings) -> list[str]:
+def chosen_formats(formats: str | None, settings: Settings) -> list[str]:
+    """The report formats asked for: ``--format``, else the settings' (none by default)."""
     from failproof.report._render import parse_formats
 
+    if formats:
+        return parse_formats(formats)
     return parse_formats(settings.report.formats) if settings.report.formats else []
 
 
@@ -47,9 +59,8 @@ def emit_reports(
 ) -> list[Path]:
     """Print the console report if asked, write the file reports, and say where they went."""
     from failproof.report import renderers, write_reports
-    from failproof.report._render import parse_formats
 
-    chosen = parse_formats(formats) if formats else _default_formats(settings)
+    chosen = chosen_formats(formats, settings)
     if "console" in chosen:
         text = renderers.get("console")().render(report)
         sys.stdout.write(text)
@@ -62,3 +73,13 @@ def emit_reports(
     for path in written:
         say(f"wrote {path}")
     return written
+
+
+def report_and_exit(
+    report: Report, formats: str | None, output: Path | None, settings: Settings
+) -> NoReturn:
+    """Write the reports, then exit by the run's verdict (or the ``--fail-under`` gate)."""
+    from failproof.report import exit_code
+
+    emit_reports(report, formats, output, settings)
+    raise typer.Exit(int(exit_code(report, settings.run.fail_under)))

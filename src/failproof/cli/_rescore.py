@@ -14,9 +14,10 @@ from failproof.cli._app import (
     PatternsOpt,
     VerboseOpt,
     app,
+    scoring_flags,
     settings_from,
 )
-from failproof.cli._output import emit_reports, stderr
+from failproof.cli._output import report_and_exit, stderr
 
 
 @app.command()
@@ -39,18 +40,12 @@ def rescore(
     The result is a new run linked to RUN_ID (config: rescored_from): 'failproof view' compares
     the two. Exits like 'failproof run'.
     """
-    from failproof.report import exit_code
     from failproof.runner import rescore_run
     from failproof.safe import load_safe_config
     from failproof.store import Store
 
-    settings = settings_from(
-        config,
-        run__fail_under=fail_under,
-        probe__patterns=[str(p) for p in patterns] if patterns else None,
-    )
+    settings = settings_from(config, **scoring_flags(fail_under, patterns))
     with Store(settings.db_path) as store:
         outcome = rescore_run(run_id, settings=settings, store=store, safe_config=load_safe_config)
     stderr.print(f"run {outcome.run.id}: run {run_id} rescored", highlight=False)
-    emit_reports(outcome.report, format, output, settings)
-    raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))
+    report_and_exit(outcome.report, format, output, settings)

@@ -15,8 +15,12 @@ from failproof.cli._app import (
     FailUnderOpt,
     FormatOpt,
     OutputOpt,
+    PatternsOpt,
+    QuietOpt,
+    SuitesArg,
     VerboseOpt,
     app,
+    scoring_flags,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._judge import (
@@ -26,7 +30,7 @@ from failproof.cli._judge import (
     JudgeRoleOpt,
     judged_settings,
 )
-from failproof.cli._output import emit_reports, run_folder, say, stderr
+from failproof.cli._output import chosen_formats, emit_reports, run_folder, say, stderr
 from failproof.cli._project import planned_suites, planned_targets
 from failproof.cli._select import (
     CategoryOpt,
@@ -36,7 +40,14 @@ from failproof.cli._select import (
     SeverityOpt,
     selection_from,
 )
-from failproof.cli._target_options import target_options
+from failproof.cli._target_options import (
+    ApiKeyEnvOpt,
+    BaseUrlOpt,
+    ParamOpt,
+    TargetOpt,
+    ThreadsOpt,
+    target_options,
+)
 from failproof.errors import ConfigError, ExecutorLost
 from failproof.guard import for_console
 
@@ -52,21 +63,13 @@ __all__ = ["RunFlags", "execute"]
 RunFlags = dict[str, object]
 
 
-def _chosen(formats: str | None, settings: Settings) -> list[str]:
-    from failproof.report._render import parse_formats
-
-    if formats:
-        return parse_formats(formats)
-    return parse_formats(settings.report.formats) if settings.report.formats else []
-
-
 def responses_path(
     output: Path | None, formats: str | None, run_id: str, settings: Settings
 ) -> Path:
     """Where the run's responses JSONL goes: beside the reports."""
     if output is None:
         return run_folder(settings, run_id) / "responses.jsonl"
-    if len(_chosen(formats, settings)) == 1:  # --output is a file
+    if len(chosen_formats(formats, settings)) == 1:  # --output is a file
         return output.with_name(f"{output.stem}.responses.jsonl")
     return output / "responses.jsonl"
 
@@ -134,7 +137,7 @@ def _labelled(output: Path, label: str | None, formats: str | None, settings: Se
     sub-folder."""
     if label is None:
         return output
-    if len(_chosen(formats, settings)) == 1:
+    if len(chosen_formats(formats, settings)) == 1:
         return output.with_name(f"{output.stem}-{label}{output.suffix}")
     return output / label
 
@@ -236,18 +239,8 @@ def _attack_request(
 
 @app.command()
 def run(
-    suites: Annotated[
-        list[str] | None, typer.Argument(help="Suite files or built-in suite names.")
-    ] = None,
-    target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            "-t",
-            help="openai:MODEL, litellm:PROVIDER/MODEL, http:URL, python:mod:fn, exec:CMD, "
-            "local[:FILE.gguf], replay:FILE, mock.",
-        ),
-    ] = None,
+    suites: SuitesArg = None,
+    target: TargetOpt = None,
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-c", min=1, help="Requests in flight.")
     ] = None,
@@ -258,20 +251,9 @@ def run(
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
     output: OutputOpt = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI-compatible server (else OPENAI_BASE_URL)."),
-    ] = None,
-    api_key_env: Annotated[
-        str | None,
-        typer.Option(
-            "--api-key-env", help="Environment variable holding the key (OPENAI_API_KEY)."
-        ),
-    ] = None,
-    param: Annotated[
-        list[str] | None,
-        typer.Option("--param", "-p", help="Model parameter key=value (JSON values); repeatable."),
-    ] = None,
+    base_url: BaseUrlOpt = None,
+    api_key_env: ApiKeyEnvOpt = None,
+    param: ParamOpt = None,
     header: Annotated[
         list[str] | None,
         typer.Option(
@@ -299,10 +281,7 @@ def run(
     retries: Annotated[
         int | None, typer.Option("--retries", min=0, help="Retries per request.")
     ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", min=1, help="local: CPU threads (default: from the machine)."),
-    ] = None,
+    threads: ThreadsOpt = None,
     rpm: Annotated[
         float | None, typer.Option("--rpm", min=0.001, help="Requests per minute.")
     ] = None,
@@ -321,10 +300,8 @@ def run(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Call the target for every case.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output (CI).")] = False,
-    patterns: Annotated[
-        list[Path] | None, typer.Option("--patterns", help="Extra signal-pattern file; repeatable.")
-    ] = None,
+    quiet: QuietOpt = False,
+    patterns: PatternsOpt = None,
     only: OnlyOpt = None,
     category: CategoryOpt = None,
     severity: SeverityOpt = None,
@@ -366,8 +343,7 @@ def run(
         "run__repeat": repeat,
         "run__max_consecutive_failures": max_consecutive_failures,
         "run__cache": False if no_cache else None,
-        "run__fail_under": fail_under,
-        "probe__patterns": [str(p) for p in patterns] if patterns else None,
+        **scoring_flags(fail_under, patterns),
     }
     settings = judged_settings(
         config, judge, judge_base_url, judge_api_key_env, judge_role, **flags
@@ -424,7 +400,7 @@ def run(
                 for p in aimed
             ]
             labels = [p.label or p.spec for p in aimed]
-            folder = output if output and len(_chosen(format, settings)) != 1 else None
+            folder = output if output and len(chosen_formats(format, settings)) != 1 else None
             code = run_side_by_side(
                 labels, several, settings, config, quiet, executor, workers, folder
             )

@@ -16,6 +16,7 @@ from failproof.cli._app import (
     VerboseOpt,
     app,
     command_line,
+    scoring_flags,
 )
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._heap import settle_heap
@@ -26,7 +27,7 @@ from failproof.cli._judge import (
     JudgeRoleOpt,
     judged_settings,
 )
-from failproof.cli._output import emit_reports, say
+from failproof.cli._output import report_and_exit, say
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -68,7 +69,6 @@ def score(
 
     --only, --category, --severity and --sample score part of the suites (recorded in the run).
     """
-    from failproof.report import exit_code
     from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
 
@@ -79,8 +79,7 @@ def score(
         judge_base_url,
         judge_api_key_env,
         judge_role,
-        run__fail_under=fail_under,
-        probe__patterns=[str(p) for p in patterns] if patterns else None,
+        **scoring_flags(fail_under, patterns),
     )
     selection = selection_from(only, category, severity, sample, seed)
     try:
@@ -101,5 +100,4 @@ def score(
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")
     settle_heap()  # the run's results, held for the reports
-    emit_reports(outcome.report, format, output, settings)
-    raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))
+    report_and_exit(outcome.report, format, output, settings)

@@ -1,5 +1,9 @@
 """Target options from the command line: ``--param``, ``--header``, ``--base-url`` and friends.
 
+The options of the target under test are declared once here for every command that sends to
+one; another model a command talks to (an attacker, a generator, a judge) gets the same three
+options under its role's name (``--attacker-base-url``...) from `role_option`.
+
 Nothing here may keep a secret: a header value that holds the value of an environment variable
 is stored as ``${NAME}`` (so ``--header "Authorization=Bearer ${TOKEN}"`` works whether or not
 the shell expanded it), and a base URL with a password in it is refused.
@@ -10,18 +14,75 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
+
+import typer
 
 from failproof.errors import ConfigError
 
 if TYPE_CHECKING:
+    from typer.models import OptionInfo
+
     from failproof.guard._json import JsonObject
 
 
-__all__ = ["parse_headers", "parse_params", "target_options", "templatize_env"]
+__all__ = [
+    "ApiKeyEnvOpt",
+    "BaseUrlOpt",
+    "ParamOpt",
+    "TargetOpt",
+    "ThreadsOpt",
+    "parse_headers",
+    "parse_params",
+    "role_option",
+    "target_options",
+    "templatize_env",
+]
 
+TargetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        "-t",
+        help="openai:MODEL, litellm:PROVIDER/MODEL, http:URL, python:mod:fn, exec:CMD, "
+        "local[:FILE.gguf], replay:FILE, mock.",
+    ),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option("--base-url", help="OpenAI-compatible server (else OPENAI_BASE_URL)."),
+]
+ApiKeyEnvOpt = Annotated[
+    str | None,
+    typer.Option("--api-key-env", help="Environment variable holding the key (OPENAI_API_KEY)."),
+]
+ParamOpt = Annotated[
+    list[str] | None,
+    typer.Option("--param", "-p", help="Model parameter key=value (JSON values); repeatable."),
+]
+ThreadsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--threads", min=1, help="CPU threads of the local model (default: from the machine)."
+    ),
+]
 _MIN_SECRET = 8
+
+#: The options of another model a command talks to, by name; ``{role}`` is the model's role.
+_ROLE_OPTIONS = {
+    "base-url": "OpenAI-compatible server of the {role}.",
+    "api-key-env": "Environment variable holding the {role}'s key (default OPENAI_API_KEY).",
+    "param": "{Role} parameter key=value (JSON values); repeatable.",
+}
+
+
+def role_option(role: str, name: str) -> OptionInfo:
+    """``--ROLE-NAME`` (``name`` is base-url, api-key-env or param): the option of the model
+    playing ``role`` that ``--NAME`` is of the target."""
+    text = _ROLE_OPTIONS[name].format(role=role, Role=role.capitalize())
+    option: OptionInfo = typer.Option(f"--{role}-{name}", help=text)
+    return option
 
 
 def _pairs(items: Iterable[str], flag: str, separators: str = "=") -> Iterable[tuple[str, str]]:

@@ -63,6 +63,12 @@ def _refuse(text: str, taxonomy: Iterable[str], extra: Sequence[str] = ()) -> di
     }
 
 
+def _harm(table: dict[str, str], category: str) -> list[str]:
+    """The failproof harm category a source's category maps to, as taxonomy ids."""
+    harm = table.get(category)
+    return [f"failproof:{harm}"] if harm else []
+
+
 def _answer(text: str) -> dict[str, object]:
     return {
         "input": text,
@@ -109,8 +115,7 @@ def _harmbench_row(row: Row) -> dict[str, object]:
             "failure_modes": ["copyright_reproduction"],
             "taxonomy": list(_HARM),
         }
-    harm = _HARMBENCH.get(row.get("SemanticCategory", ""))
-    return _refuse(text, [f"failproof:{harm}"] if harm else [])
+    return _refuse(text, _harm(_HARMBENCH, row.get("SemanticCategory", "")))
 
 
 def harmbench(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
@@ -142,12 +147,6 @@ _JBB = {
     "Sexual/Adult content": "sexual",
     "Privacy": "privacy",
 }
-
-
-def _harm(table: dict[str, str], category: str) -> list[str]:
-    """The failproof harm category a source's category maps to, as taxonomy ids."""
-    harm = table.get(category)
-    return [f"failproof:{harm}"] if harm else []
 
 
 def jailbreakbench(suite: str, role: str, rows: Sequence[Row]) -> list[Case]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -38,13 +38,7 @@ class SkippedRecord:
     error: str
 
     def to_json(self) -> JsonObject:
-        return {
-            "file": self.file,
-            "index": self.index,
-            "line": self.line,
-            "test_id": self.test_id,
-            "error": self.error,
-        }
+        return asdict(self)
 
     def describe(self) -> str:
         """``file: record[3] (line 4) (test_id 'x'): what is wrong``."""

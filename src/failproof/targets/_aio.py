@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_BODY_BYTES",
     "Answer",
+    "HttpClient",
     "Redactor",
     "check_url",
     "connection_error",
@@ -156,6 +157,45 @@ def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
     connector = aiohttp.TCPConnector(limit=max(1, concurrency), limit_per_host=0)
     timeout = aiohttp.ClientTimeout(total=timeout_s, sock_connect=min(timeout_s, 30.0))
     return aiohttp.ClientSession(connector=connector, timeout=timeout, raise_for_status=False)
+
+
+class HttpClient:
+    """An HTTP target's connection pool, opened on the first call, and the one way it sends.
+
+    A 2xx answer's body is returned; any other answer, a timeout and a lost connection are
+    raised as a `CallError` whose message went through ``redact``.
+    """
+
+    def __init__(self, concurrency: int, timeout_s: float, redact: Redactor) -> None:
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.redact = redact
+        self._session: aiohttp.ClientSession | None = None
+
+    async def send(self, method: str, url: str, *, data: bytes, headers: dict[str, str]) -> bytes:
+        """The body of the server's 2xx answer to one request."""
+        if self._session is None:
+            self._session = make_session(self.concurrency, self.timeout_s)
+        try:
+            ans = await fetch(self._session, method, url, data=data, headers=headers)
+        except TimeoutError:
+            raise CallError(
+                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
+            ) from None
+        except Exception as exc:
+            if is_connection_error(exc):
+                raise connection_error(exc, self.redact) from None
+            raise
+        if ans.status >= 300:
+            raise status_error(ans.status, ans.reason, ans.body, ans.retry_after, self.redact)
+        return ans.body
+
+    async def close(self) -> None:
+        """Close the pool (a later call opens a new one)."""
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+            await asyncio.sleep(0)
 
 
 def parse_retry_after(value: str | None) -> float | None:

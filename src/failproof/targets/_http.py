@@ -24,27 +24,15 @@ import os
 import re
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.guard._json import JsonObject
-from failproof.targets._aio import (
-    Redactor,
-    check_url,
-    connection_error,
-    fetch,
-    is_connection_error,
-    make_session,
-    status_error,
-    url_secrets,
-)
+from failproof.targets._aio import HttpClient, Redactor, check_url, url_secrets
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import public_url
-
-if TYPE_CHECKING:
-    import aiohttp
 
 __all__ = ["HttpTarget", "fill_template", "parse_json_path", "pick", "placeholders"]
 
@@ -221,7 +209,7 @@ class HttpTarget(Target):
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self._redact = Redactor(self._known_secrets())
-        self._session: aiohttp.ClientSession | None = None
+        self._client = HttpClient(concurrency, timeout_s, self._redact)
 
     def _known_secrets(self) -> list[str]:
         """Values of the ``${ENV}`` the URL and headers name, and secrets in the URL itself."""
@@ -261,31 +249,12 @@ class HttpTarget(Target):
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         start = time.perf_counter()
         try:
-            raw = await self._send(url, data, headers)
+            raw = await self._client.send(self.method, url, data=data, headers=headers)
         except CallError as exc:
             exc.request_body = recorded_body(data, self._redact)
             raise
         response = self._response(raw, round((time.perf_counter() - start) * 1000, 3))
         return response.model_copy(update={"request_body": recorded_body(data, self._redact)})
-
-    async def _send(self, url: str, data: bytes, headers: dict[str, str]) -> bytes:
-        if self._session is None:
-            self._session = make_session(self.concurrency, self.timeout_s)
-        try:
-            ans = await fetch(self._session, self.method, url, data=data, headers=headers)
-            if ans.status >= 300:
-                raise status_error(ans.status, ans.reason, ans.body, ans.retry_after, self._redact)
-            return ans.body
-        except TimeoutError:
-            raise CallError(
-                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
-            ) from None
-        except CallError:
-            raise
-        except Exception as exc:
-            if is_connection_error(exc):
-                raise connection_error(exc, self._redact) from None
-            raise
 
     def _response(self, raw: bytes, latency_ms: float) -> Response:
         text = self._redact(raw.decode("utf-8", errors="replace"))
@@ -306,9 +275,7 @@ class HttpTarget(Target):
         return Response.from_output(value, latency_ms=latency_ms)
 
     async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        await self._client.close()
 
 
 def _check_placeholders(template: Any) -> None:

@@ -12,12 +12,12 @@ and any other body field), ``concurrency`` and ``timeout_s`` (set by the runner)
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import time
+from abc import abstractmethod
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from failproof.core import Case, Message, Response, ToolCall
@@ -26,23 +26,12 @@ from failproof.core._tools import MAX_TOOL_CALLS
 from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.guard._json import JsonObject, dumps_keeping_repeats, keep_repeats
-from failproof.targets._aio import (
-    Redactor,
-    check_url,
-    connection_error,
-    fetch,
-    is_connection_error,
-    make_session,
-    status_error,
-    url_secrets,
-)
-from failproof.targets._base import CallError, Target, targets
-
-if TYPE_CHECKING:
-    import aiohttp
+from failproof.targets._aio import HttpClient, Redactor, check_url, url_secrets
+from failproof.targets._base import Target, targets
 
 __all__ = [
     "OPENAI_URL",
+    "OpenAICompatible",
     "OpenAIConnection",
     "OpenAITarget",
     "openai_connection",
@@ -67,6 +56,10 @@ class OpenAIConnection:
     def endpoint(self, path: str) -> str:
         """The URL of ``path`` under the base URL, the base URL's query kept after it."""
         return f"{self.base_url}/{path}" + (f"?{self.query}" if self.query else "")
+
+    def authorization(self) -> dict[str, str]:
+        """The ``Authorization`` header of the key (none without a key)."""
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def __repr__(self) -> str:
         return f"OpenAIConnection({public_url(self.base_url)!r}, key from ${self.api_key_env})"
@@ -202,8 +195,16 @@ def chat_tools(case: Case) -> list[JsonObject]:
     ]
 
 
-class OpenAITarget(Target):
-    """An OpenAI-compatible ``/chat/completions`` endpoint, called with aiohttp."""
+class _Client(Protocol):
+    async def close(self) -> None: ...
+
+
+ClientT = TypeVar("ClientT", bound=_Client)
+
+
+class OpenAICompatible(Target, Generic[ClientT]):
+    """What both OpenAI-compatible targets are: a model on a server with its parameters, and
+    the client that calls it, opened on the first call and closed by `aclose`."""
 
     name = "openai"
 
@@ -221,12 +222,8 @@ class OpenAITarget(Target):
         self.params = dict(params or {})
         self.concurrency = concurrency
         self.timeout_s = timeout_s
-        self.url = connection.endpoint("chat/completions")
-        self._headers = {"Content-Type": "application/json"}
-        if connection.api_key:
-            self._headers["Authorization"] = f"Bearer {connection.api_key}"
         self._redact = Redactor(connection.secrets())
-        self._session: aiohttp.ClientSession | None = None
+        self._client: ClientT | None = None
 
     def identity(self) -> JsonObject:
         return {
@@ -236,46 +233,38 @@ class OpenAITarget(Target):
             "params": self.params,
         }
 
+    @abstractmethod
+    def _open(self) -> ClientT:
+        """A new client for this target's server."""
+
+    def _opened(self) -> ClientT:
+        if self._client is None:
+            self._client = self._open()
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+class OpenAITarget(OpenAICompatible[HttpClient]):
+    """An OpenAI-compatible ``/chat/completions`` endpoint, called with aiohttp."""
+
     async def generate(self, case: Case) -> Response:
         body = {**self.params, "model": self.model, "messages": chat_messages(case)}
         if case.tools:
             body["tools"] = chat_tools(case)
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        url = self.connection.endpoint("chat/completions")
+        headers = {"Content-Type": "application/json", **self.connection.authorization()}
         start = time.perf_counter()
-        raw, status = await self._post(payload)
+        raw = await self._opened().send("POST", url, data=payload, headers=headers)
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
-        if status is not None:
-            raise status
         return parse_chat_completion(raw, latency_ms, self._redact)
 
-    async def _post(self, payload: bytes) -> tuple[bytes, CallError | None]:
-        session = self._session or self._open()
-        try:
-            ans = await fetch(session, "POST", self.url, data=payload, headers=self._headers)
-            if ans.status >= 300:
-                error = status_error(
-                    ans.status, ans.reason, ans.body, ans.retry_after, self._redact
-                )
-                return ans.body, error
-            return ans.body, None
-        except TimeoutError:
-            raise CallError(
-                f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
-            ) from None
-        except Exception as exc:
-            if is_connection_error(exc):
-                raise connection_error(exc, self._redact) from None
-            raise
-
-    def _open(self) -> aiohttp.ClientSession:
-        self._session = make_session(self.concurrency, self.timeout_s)
-        return self._session
-
-    async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
-            await asyncio.sleep(0)
+    def _open(self) -> HttpClient:
+        return HttpClient(self.concurrency, self.timeout_s, self._redact)
 
 
 @targets.register("openai")

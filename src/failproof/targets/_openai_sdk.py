@@ -14,14 +14,13 @@ from urllib.parse import parse_qsl
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import MissingExtraError, TargetError
-from failproof.guard._json import JsonObject
-from failproof.targets._aio import Redactor, parse_retry_after
+from failproof.targets._aio import parse_retry_after
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import (
+    OpenAICompatible,
     OpenAIConnection,
     chat_messages,
     openai_target_args,
-    public_url,
 )
 
 __all__ = ["OpenAISDKTarget"]
@@ -37,10 +36,8 @@ def _import_openai() -> Any:
     return openai
 
 
-class OpenAISDKTarget(Target):
+class OpenAISDKTarget(OpenAICompatible[Any]):
     """An OpenAI-compatible endpoint through the official SDK (aiohttp transport by default)."""
-
-    name = "openai"
 
     def __init__(
         self,
@@ -55,22 +52,10 @@ class OpenAISDKTarget(Target):
         if http_client not in ("aiohttp", "httpx"):
             raise TargetError(f"unknown http_client {http_client!r}", hint="aiohttp or httpx")
         self._openai = _import_openai()
-        self.model = model
-        self.connection = connection
-        self.params = dict(params or {})
-        self.concurrency = concurrency
-        self.timeout_s = timeout_s
+        super().__init__(
+            model, connection, params=params, concurrency=concurrency, timeout_s=timeout_s
+        )
         self.http_client = http_client
-        self._redact = Redactor(connection.secrets())
-        self._client: Any = None
-
-    def identity(self) -> JsonObject:
-        return {
-            "name": self.name,
-            "model": self.model,
-            "base_url": public_url(self.connection.base_url),
-            "params": self.params,
-        }
 
     def capabilities(self) -> Capabilities:
         """The SDK path sends the messages only: a case with tools goes to ``openai:``."""
@@ -78,7 +63,7 @@ class OpenAISDKTarget(Target):
             tools=False, because="openai-sdk: sends the messages only; openai: sends tools"
         )
 
-    def _make_client(self) -> Any:
+    def _open(self) -> Any:
         openai = self._openai
         http_cls = (
             openai.DefaultAioHttpClient
@@ -96,7 +81,7 @@ class OpenAISDKTarget(Target):
         )
 
     async def generate(self, case: Case) -> Response:
-        client = self._client or self._open()
+        client = self._opened()
         start = time.perf_counter()
         try:
             completion = await client.chat.completions.create(
@@ -106,10 +91,6 @@ class OpenAISDKTarget(Target):
             raise self._call_error(exc) from None
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
         return self._response(completion, latency_ms)
-
-    def _open(self) -> Any:
-        self._client = self._make_client()
-        return self._client
 
     def _response(self, completion: Any, latency_ms: float) -> Response:
         choices = getattr(completion, "choices", None)
@@ -148,11 +129,6 @@ class OpenAISDKTarget(Target):
                 status=status,
             )
         return CallError(self._redact(f"the server's answer is not usable: {exc}"[:400]))
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
 
 
 def _limits(concurrency: int) -> Any:
