@@ -11,7 +11,8 @@ import yaml
 from failproof.errors import InputError, PatternError
 from failproof.guard import UnreadableInput, load_yaml
 from failproof.guard import _yaml as bounded
-from failproof.guard._yaml import YamlLimits, decode_text, read_yaml
+from failproof.guard._input import YamlLimits, decode_text
+from failproof.guard._yaml import read_yaml
 from failproof.importers import import_promptfoo
 from failproof.signals._library import read_pattern_file
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from failproof.errors import SuiteError
-from failproof.suites import _loader, parse_suite
+from failproof.suites import parse_suite
 
 #: Not a timing: how long a parse may last before the test calls it a hang.
 GUARD_S = 60
@@ -78,7 +78,7 @@ def test_suites_are_composed_by_libyaml_when_it_is_installed(
         loaders.append(Loader)
         return compose(text, Loader=Loader)
 
-    monkeypatch.setattr(_loader.yaml, "compose", recording)
+    monkeypatch.setattr(yaml, "compose", recording)
     parse_suite("suite: s\ncases:\n  - {id: a, input: x}\n", path="s.yaml")
     assert loaders == [yaml.CSafeLoader]
 

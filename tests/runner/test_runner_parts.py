@@ -22,7 +22,8 @@ from failproof.errors import ConfigError
 from failproof.metrics._consistency import case_consistency
 from failproof.runner import RunRequest
 from failproof.runner._limits import RateLimiter
-from failproof.runner._progress import BarProgress, CaseProgress, PlainProgress
+from failproof.runner._progress_bar import BarProgress
+from failproof.runner._progress_lines import CaseProgress, PlainProgress
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import auto_score_workers

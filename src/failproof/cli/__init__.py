@@ -125,14 +125,17 @@ def _code(code: object) -> int:
 def entry() -> None:
     """The console script: run the CLI and exit with its code.
 
-    The collector is tuned for a process the CLI owns (`own_process`). What is left once the
+    The collector is tuned for a process the CLI owns (`own_process`), and numpy will load with
+    one OpenBLAS thread (`one_blas_thread_at_load`). What is left once the
     command returned is frozen first: the interpreter's collections at exit then leave it alone
     (they walk every object, which took longer than writing the report of a 2,000-case run), and
     its memory goes back with the process.
     """
+    from failproof.cli._blas import one_blas_thread_at_load
     from failproof.cli._heap import own_process
 
     own_process()
+    one_blas_thread_at_load()
     code = main()
     gc.freeze()
     sys.exit(code)

@@ -22,7 +22,6 @@ from failproof.cli._app import (
     app,
     scoring_flags,
 )
-from failproof.cli._attack import attack_formats, execute_attack
 from failproof.cli._executor import ExecutorOpt, WorkersOpt, executor_from
 from failproof.cli._judge import (
     JudgeBaseUrlOpt,
@@ -357,6 +356,8 @@ def run(
     if strategy and executor != "local":
         raise ConfigError("--strategy runs here only", hint="drop --executor")
     if strategy:
+        from failproof.cli._attack import attack_formats, execute_attack
+
         options = target_options(
             base_url=base_url, api_key_env=api_key_env, params=param or [], headers=header or []
         )

@@ -31,7 +31,7 @@ from failproof.config._sections import (
 from failproof.config._toml_lines import line_of
 from failproof.errors import ConfigError
 from failproof.guard import UnreadableInput, add_secret
-from failproof.guard._yaml import decode_text, read_limited
+from failproof.guard._input import decode_text, read_limited
 
 __all__ = [
     "Settings",

@@ -1,8 +1,10 @@
 """The taxonomy a case is labelled with: OWASP LLM Top 10 2025, MITRE ATLAS and failproof's own.
 
 An id is ``FRAMEWORK:CODE`` (``owasp-llm:LLM01``, ``atlas:AML.T0051.001``, ``failproof:cyber``).
-The catalogue (``core/data/taxonomy.yaml``) lists every framework; a closed framework accepts only
-its listed codes, an open one (ATLAS, which adds techniques often) any code of its form.
+The catalogue (``core/data/taxonomy.json``, JSON since every run report reads it) lists every
+framework; a closed framework accepts only its listed codes, an open one (ATLAS, which adds
+techniques often) any code of its form, and a listed ATLAS code shows its name. A category no test
+from outside can reach says what testing it ``needs``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from failproof.core._closed import Closed
-from failproof.guard import load_yaml
 
 __all__ = [
     "TaxonomyCatalogue",
@@ -65,8 +66,8 @@ class TaxonomyCatalogue(Closed):
 @cache
 def taxonomy_catalogue() -> TaxonomyCatalogue:
     """The shipped catalogue, read once per process."""
-    text = resources.files("failproof.core").joinpath("data/taxonomy.yaml").read_text("utf-8")
-    return TaxonomyCatalogue.model_validate(load_yaml(text, source="taxonomy.yaml"))
+    text = resources.files("failproof.core").joinpath("data/taxonomy.json").read_text("utf-8")
+    return TaxonomyCatalogue.model_validate_json(text)
 
 
 def _normal_code(framework: TaxonomyFramework, code: str) -> str:

@@ -21,11 +21,11 @@ from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from failproof.guard._files import atomic_write_text
+    from failproof.guard._input import UnreadableInput
     from failproof.guard._json import loads_json
     from failproof.guard._secrets import add_secret, forget_secrets, redact
     from failproof.guard._text import for_console
     from failproof.guard._yaml import (
-        UnreadableInput,
         compose_yaml,
         construct_yaml,
         load_yaml,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from failproof.errors import InputError
 from failproof.guard import UnreadableInput
-from failproof.guard._yaml import decode_text, read_limited
+from failproof.guard._input import decode_text, read_limited
 
 __all__ = [
     "MAX_FILE_BYTES",

@@ -17,7 +17,6 @@ from string import Template
 
 from failproof.core import Message
 from failproof.errors import ConfigError
-from failproof.guard import load_yaml
 
 __all__ = ["Rubric", "load_rubric"]
 
@@ -69,6 +68,8 @@ class Rubric:
 @cache
 def load_rubric(name: str) -> Rubric:
     """The rubric ``name`` from the package's ``data/`` folder."""
+    from failproof.guard import load_yaml  # read only when a judge grades
+
     resource = files("failproof.judge").joinpath("data", f"{name}.yaml")
     try:
         data = load_yaml(resource.read_text(encoding="utf-8"), source=f"{name}.yaml")

@@ -129,9 +129,11 @@ def fit_kmeans(
 
 def _in_order(labels: NDArray[np.int_], centers: Matrix) -> tuple[NDArray[np.int_], Matrix]:
     """Clusters numbered in order of their first row (empty ones last), centres to match."""
-    _, first = np.unique(labels, return_index=True)
-    used = np.unique(labels)[np.argsort(first)]
-    order = np.concatenate([used, np.setdiff1d(np.arange(len(centers)), used)])
+    # first occurrences via return_index: a plain np.unique asks numpy.ma about masks (an import)
+    used = labels[np.sort(np.unique(labels, return_index=True)[1])]
+    unused = np.ones(len(centers), dtype=bool)
+    unused[used] = False
+    order = np.concatenate([used, np.flatnonzero(unused)])
     number = np.empty(len(centers), dtype=np.int_)
     number[order] = np.arange(len(centers))
     return number[labels], centers[order]

@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import sys
-import time
-from collections import Counter
-from typing import Literal, Protocol, TextIO
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+from typing import Literal, Protocol
 
 from failproof.core import CaseResult
-from failproof.guard import for_console
-from failproof.guard._text import strip_controls
+from failproof.runner._progress_lines import CaseProgress, PlainProgress, QuietProgress
 
 __all__ = ["ProgressMode", "RunProgress", "make_progress"]
 
@@ -36,175 +23,17 @@ class RunProgress(Protocol):
     def close(self) -> None: ...
 
 
-def _counts_text(counts: Counter[str]) -> str:
-    return "  ".join(f"{name} {n}" for name, n in counts.most_common())
-
-
-class QuietProgress:
-    """Shows nothing."""
-
-    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
-        return
-
-    def notice(self, text: str) -> None:  # noqa: ARG002
-        return
-
-    def __call__(self, result: CaseResult) -> None:  # noqa: ARG002
-        return
-
-    def waiting(self, seconds: float, why: str) -> None:  # noqa: ARG002
-        return
-
-    def close(self) -> None:
-        return
-
-
-class PlainProgress:
-    """One line every ``interval_s`` seconds (and one at the end): for CI logs."""
-
-    def __init__(self, stream: TextIO, interval_s: float) -> None:
-        self.stream = stream
-        self.interval_s = interval_s
-        self.counts: Counter[str] = Counter()
-        self.total = self.done = self.new = 0
-        self._started = self._last = time.monotonic()
-        self._waiting_until = 0.0
-
-    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
-        self.total, self.done = total, done
-        self._started = self._last = time.monotonic()
-        if done:
-            self._line(f"resuming: {done} of {total} already done")
-
-    def notice(self, text: str) -> None:
-        """One line about the whole run (e.g. the cases the target cannot take)."""
-        self._line(strip_controls(text, keep_newlines=False))
-
-    def __call__(self, result: CaseResult) -> None:
-        self.done += 1
-        self.new += 1
-        self.counts[result.primary] += 1
-        now = time.monotonic()
-        if now - self._last >= self.interval_s:
-            self._last = now
-            self._report(now)
-
-    def waiting(self, seconds: float, why: str) -> None:
-        """Say the run waits, unless an earlier line already covers this wait."""
-        until = time.monotonic() + seconds
-        if until <= self._waiting_until + 1.0:
-            return
-        self._waiting_until = until
-        self._line(f"waiting {seconds:.0f} s: {strip_controls(why, keep_newlines=False)[:200]}")
-
-    def close(self) -> None:
-        self._report(time.monotonic())
-
-    def _report(self, now: float) -> None:
-        rate = self.new / max(now - self._started, 1e-9)
-        left = self.total - self.done
-        eta = f"{left / rate:.0f} s" if rate > 0 else "?"
-        share = self.done / self.total if self.total else 1.0
-        self._line(
-            f"{self.done}/{self.total} ({share:.0%})  {rate:.1f}/s  ETA {eta}  "
-            + _counts_text(self.counts)
-        )
-
-    def _line(self, text: str) -> None:
-        self.stream.write(f"failproof: {text}\n")
-        self.stream.flush()
-
-
-def _printable(text: str, limit: int = 60) -> str:
-    """``text`` on one line with control characters escaped (case ids come from suite files)."""
-    safe = strip_controls(text, keep_newlines=False)
-    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
-
-
-class CaseProgress(PlainProgress):
-    """One line per answered case, with its class and the seconds since the start: the demo's."""
-
-    def __init__(self, stream: TextIO) -> None:
-        super().__init__(stream, interval_s=float("inf"))
-
-    def start(self, total: int, done: int, not_sent: int = 0) -> None:
-        super().start(total, done)
-        apart = f" ({not_sent} more not sent: unsupported)" if not_sent else ""
-        self._line(
-            f"{total - done - not_sent} cases to answer{apart}; the first waits for the model "
-            "to load"
-        )
-
-    def __call__(self, result: CaseResult) -> None:
-        super().__call__(result)
-        took = time.monotonic() - self._started
-        name = _printable(f"{result.suite}/{result.case_id}")
-        self._line(f"[{self.done}/{self.total}] {took:6.1f} s  {result.primary:<16} {name}")
-
-
-class BarProgress:
-    """A rich progress bar with rate, ETA and live counts by class."""
-
-    def __init__(self, console: Console) -> None:
-        self.counts: Counter[str] = Counter()
-        self._bar = Progress(
-            TextColumn("[bold]running"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[counts]}"),
-            TextColumn("{task.fields[waiting]}"),
-            console=console,
-            transient=False,
-        )
-        self._task: TaskID | None = None
-        self._unshown = 0
-
-    def start(self, total: int, done: int, not_sent: int = 0) -> None:  # noqa: ARG002
-        self._bar.start()
-        self._task = self._bar.add_task(
-            "run", total=total, completed=done, rate="", counts="", waiting=""
-        )
-
-    def notice(self, text: str) -> None:
-        self._bar.console.print(
-            f"failproof: {strip_controls(text, keep_newlines=False)}", highlight=False, markup=False
-        )
-
-    def __call__(self, result: CaseResult) -> None:
-        self.counts[result.primary] += 1
-        self._unshown += 1
-
-    def flush(self) -> None:
-        """Move the bar by the results counted since the last flush (once per stored group:
-        updating a rich bar costs far more than counting)."""
-        if self._task is None or not self._unshown:
-            return
-        advance, self._unshown = self._unshown, 0
-        speed = self._bar.tasks[0].speed
-        rate = f"{speed:.1f}/s" if speed else ""
-        counts = _counts_text(self.counts)
-        self._bar.update(self._task, advance=advance, rate=rate, counts=counts, waiting="")
-
-    def waiting(self, seconds: float, why: str) -> None:
-        if self._task is None:
-            return
-        text = for_console(f"waiting {seconds:.0f} s: {why}", keep_newlines=False)[:120]
-        self._bar.update(self._task, waiting=f"[yellow]{text}")
-
-    def close(self) -> None:
-        self.flush()
-        self._bar.stop()
-
-
 def make_progress(mode: ProgressMode, interval_s: float = 10.0) -> RunProgress:
     """``auto`` is a bar on a terminal and plain lines otherwise; all of them write to stderr."""
     if mode == "quiet":
         return QuietProgress()
     if mode == "auto":
         mode = "bar" if sys.stderr.isatty() else "plain"
-    if mode == "bar":
+    if mode == "bar":  # rich's live display is loaded only for a bar
+        from rich.console import Console
+
+        from failproof.runner._progress_bar import BarProgress
+
         return BarProgress(Console(stderr=True))
     if mode == "cases":
         return CaseProgress(sys.stderr)

@@ -13,8 +13,8 @@ import re2
 from pydantic import ValidationError
 
 from failproof.errors import PatternError
-from failproof.guard import UnreadableInput, load_yaml
-from failproof.guard._yaml import YAML_LIMITS, read_limited
+from failproof.guard import UnreadableInput
+from failproof.guard._input import YAML_LIMITS, read_limited
 from failproof.signals._disk import remembered
 from failproof.signals._schema import Pattern, PatternFile
 
@@ -130,6 +130,8 @@ def _read_raw(path: Path) -> bytes:
 
 
 def _load_yaml(raw: bytes, path: Path) -> object:
+    from failproof.guard import load_yaml  # read only when the checked-pattern cache misses
+
     try:
         return load_yaml(raw, source=str(path))
     except UnreadableInput as exc:

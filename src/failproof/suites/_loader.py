@@ -11,18 +11,20 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard import UnreadableInput, compose_yaml, construct_yaml, loads_json
+from failproof.guard import UnreadableInput, loads_json
+from failproof.guard._input import YAML_LIMITS, decode_text, read_limited
 from failproof.guard._schema import regex_problems
 from failproof.guard._text import clean_data, clean_parsed
-from failproof.guard._yaml import YAML_LIMITS, decode_text, read_limited
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = ["SUITE_SUFFIXES", "check_unique", "jsonl_case", "load_suite", "parse_suite", "stem_name"]
 
@@ -77,6 +79,8 @@ class _YamlLines:
     """Line numbers (1-based) of the cases and of their keys, from the YAML node tree."""
 
     def __init__(self, root: yaml.Node | None) -> None:
+        import yaml  # a JSON or JSONL suite never pays for it
+
         self._top: dict[str, int] = {}
         self._cases: list[tuple[int, dict[str, int]]] = []
         if not isinstance(root, yaml.MappingNode):
@@ -102,6 +106,8 @@ class _YamlLines:
 
 def _parse_yaml(text: str, path: str) -> tuple[Any, _YamlLines]:
     """Compose once within the limits (libyaml when installed), then build the data from it."""
+    from failproof.guard import compose_yaml, construct_yaml
+
     try:
         root = compose_yaml(text, source=path)
         data = clean_data(construct_yaml(root, source=path))[0]

@@ -18,7 +18,7 @@ import numpy as np
 
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
-from failproof.guard._yaml import YAML_LIMITS
+from failproof.guard._input import YAML_LIMITS
 from failproof.suites._loader import check_unique, jsonl_case, stem_name
 from failproof.suites._resolve import resolve_suite, unique_names
 
