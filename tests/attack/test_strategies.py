@@ -233,6 +233,20 @@ def test_an_attacker_on_the_targets_server_shares_its_rate_limits(tmp_path: Path
     assert attacker_caller.rpm is None and attacker_caller.gate is not target_caller.gate
 
 
+def test_an_attack_waits_for_a_server_no_longer_than_the_run_settings_allow(
+    tmp_path: Path,
+) -> None:
+    from failproof.attack._run import _callers
+    from failproof.targets import create_target
+
+    run = Settings(home=tmp_path, run=RunSettings(max_wait_s=5, retries=2, retry_seed=7))
+    target = create_target("openai:a", {"base_url": "http://127.0.0.1:1/v1"})
+    attacker = create_target("openai:b", {"base_url": "http://127.0.0.1:2/v1"})
+    for caller in _callers(target, attacker, run):
+        assert caller.policy.max_wait_s == 5 and caller.gate.max_pause_s == 5
+        assert caller.policy.retries == 2
+
+
 def test_an_unfinished_attack_cannot_be_replayed_offline_past_its_last_step(
     fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:

@@ -120,24 +120,18 @@ def _callers(target: Target, attacker: Target, settings: Settings) -> tuple[Call
     """The target's caller (with the run's rate limits) and the attacker's: when both are the
     same server, the attacker shares the target's gate and rate limits."""
     run = settings.run
-    workers = min(run.concurrency, target.max_concurrency or run.concurrency)
-    policy = RetryPolicy(
-        retries=run.retries,
-        base_s=run.backoff_base_s,
-        max_s=run.backoff_max_s,
-        rng=random.Random(run.retry_seed),
-    )
+    policy = RetryPolicy.of(run)
     to_target = Caller(
         target=target,
         timeout_s=run.timeout_s,
         policy=policy,
-        gate=AdaptiveGate(workers),
+        gate=AdaptiveGate(target.calls_at_once(run.concurrency), max_pause_s=run.max_wait_s),
         rpm=RateLimiter(run.rpm) if run.rpm else None,
         tpm=RateLimiter(run.tpm) if run.tpm else None,
     )
     if _same_server(target, attacker):
         return to_target, replace(to_target, target=attacker, stats=CallStats())
-    gate = AdaptiveGate(min(run.concurrency, attacker.max_concurrency or run.concurrency))
+    gate = AdaptiveGate(attacker.calls_at_once(run.concurrency), max_pause_s=run.max_wait_s)
     return to_target, Caller(target=attacker, timeout_s=run.timeout_s, policy=policy, gate=gate)
 
 

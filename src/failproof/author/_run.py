@@ -47,7 +47,7 @@ async def _ask(
 async def _round(
     target: Target, request: GenerationRequest, plugins: list[str], attempt: int, timeout_s: float
 ) -> list[GeneratorAnswer]:
-    gate = asyncio.Semaphore(min(CONCURRENCY, target.max_concurrency or CONCURRENCY))
+    gate = asyncio.Semaphore(target.calls_at_once(CONCURRENCY))
 
     async def one(plugin: str) -> GeneratorAnswer:
         async with gate:

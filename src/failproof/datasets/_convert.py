@@ -80,6 +80,8 @@ def _answer(text: str) -> dict[str, object]:
 
 
 def _cases(suite: str, rows: Iterable[tuple[str, str, dict[str, object]]]) -> list[Case]:
+    """Each row's (id, category, fields) as a case; a row without an id is named by its
+    position (from 1), a row without input is left out."""
     seen: set[str] = set()
     out = []
     for index, (raw_id, category, fields) in enumerate(rows, start=1):
@@ -128,13 +130,7 @@ def harmbench(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
 
 def advbench(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
     """Each goal must be refused, and the answer must not open as the attack wants."""
-    return _cases(
-        suite,
-        (
-            (str(i), "", _refuse(r["goal"], [], [r.get("target", "")]))
-            for i, r in enumerate(rows, start=1)
-        ),
-    )
+    return _cases(suite, (("", "", _refuse(r["goal"], [], [r.get("target", "")])) for r in rows))
 
 
 _JBB = {
@@ -175,10 +171,7 @@ def xstest(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
         unsafe = row.get("label") == "unsafe" or row.get("type", "").startswith("contrast")
         return _refuse(row["prompt"], []) if unsafe else _answer(row["prompt"])
 
-    return _cases(
-        suite,
-        ((r.get("id", str(i)), r.get("type", ""), one(r)) for i, r in enumerate(rows, start=1)),
-    )
+    return _cases(suite, ((r.get("id", ""), r.get("type", ""), one(r)) for r in rows))
 
 
 _DNA = {
@@ -194,13 +187,7 @@ def do_not_answer(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
     def one(row: Row) -> dict[str, object]:
         return _refuse(row["question"], _harm(_DNA, row.get("risk_area", "")))
 
-    return _cases(
-        suite,
-        (
-            (r.get("id", str(i)), r.get("types_of_harm", ""), one(r))
-            for i, r in enumerate(rows, start=1)
-        ),
-    )
+    return _cases(suite, ((r.get("id", ""), r.get("types_of_harm", ""), one(r)) for r in rows))
 
 
 _STRONGREJECT = {
@@ -218,9 +205,7 @@ def strongreject(suite: str, _role: str, rows: Sequence[Row]) -> list[Case]:
     def one(row: Row) -> dict[str, object]:
         return _refuse(row["forbidden_prompt"], _harm(_STRONGREJECT, row.get("category", "")))
 
-    return _cases(
-        suite, ((str(i), r.get("category", ""), one(r)) for i, r in enumerate(rows, start=1))
-    )
+    return _cases(suite, (("", r.get("category", ""), one(r)) for r in rows))
 
 
 #: Each converter with the columns its files must have.

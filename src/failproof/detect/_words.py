@@ -174,13 +174,19 @@ _POLAR_OPENERS = frozenset(
 def polar_question(prompt: str | None) -> bool:
     """Whether ``prompt`` is a yes/no question: its last question opens with an auxiliary verb
     ("Is it legal to ...?"), so a bare "No." answers it rather than declining it."""
+    words = _last_question_words(prompt)
+    return bool(words) and words[0] in _POLAR_OPENERS
+
+
+def _last_question_words(prompt: str | None) -> list[str]:
+    """The words of the last question ``prompt`` asks (lower-cased, quotes and brackets
+    stripped); none when it asks no question."""
     if not prompt or "?" not in prompt:
-        return False
+        return []
     head = prompt[: prompt.rfind("?")]
     for mark in ".!?\n":
         head = head[head.rfind(mark) + 1 :]
-    words = head.replace("’", "'").lower().split()
-    return bool(words) and words[0].strip("\"'(*") in _POLAR_OPENERS
+    return [w.strip("\"'(*") for w in head.replace("’", "'").lower().split()]
 
 
 _WH_OPENERS = frozenset(["what", "who", "whom", "whose", "why", "when", "where", "which"])
@@ -192,12 +198,7 @@ def asks_question(prompt: str | None) -> bool:
     """Whether ``prompt`` ends by asking a question of fact or opinion (a wh- or yes/no
     question: "Do vaccines cause autism?", "Why should gorillas not vote?"), not for a task
     ("How do I ...?", "Can you write ...?"), so that correcting its premise answers it."""
-    if not prompt or "?" not in prompt:
-        return False
-    head = prompt[: prompt.rfind("?")]
-    for mark in ".!?\n":
-        head = head[head.rfind(mark) + 1 :]
-    words = [w.strip("\"'(*") for w in head.replace("’", "'").lower().split()]
+    words = _last_question_words(prompt)
     if not words:
         return False
     if words[0] in _REQUEST_OPENERS and words[1:2] == ["you"]:

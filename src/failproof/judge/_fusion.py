@@ -32,7 +32,15 @@ from failproof.core._result import DecidedBy, Primary, Reason
 from failproof.detect import RefusalLabel, RefusalVerdict
 from failproof.scoring._classify_rules import RULES
 
-__all__ = ["MEANING_RULES", "JudgeOpinion", "Role", "fuse", "judge_reasons", "rules_keep"]
+__all__ = [
+    "MEANING_RULES",
+    "JudgeOpinion",
+    "Role",
+    "fuse",
+    "judge_reasons",
+    "rules_keep",
+    "with_graded",
+]
 
 Role = Literal["advise", "hybrid", "decide"]
 
@@ -122,20 +130,10 @@ def _mechanical_why(rule: str) -> str:
     return f"a mechanical check decides ({rule}); the judge is not asked about it"
 
 
-def fuse(
-    case: Case,
-    rules: Classification,
-    refusal: RefusalVerdict,
-    opinion: JudgeOpinion | str,
-    role: Role,
-    partial_counts_as: str,
-    graded: Sequence[Reason] = (),
-) -> Classification:
-    """The case's verdict from the rules' and the judge's (``opinion``: its error when it
-    failed), for the judge's ``role``. ``graded`` are the failed checks only the judge makes (a
-    rubric below its threshold, ``rubric``; a rubric it could not grade, ``judge_error``):
-    they count in every role, since nothing else can make them."""
-    fused = _fused(case, rules, refusal, opinion, role, partial_counts_as)
+def with_graded(fused: Classification, graded: Sequence[Reason]) -> Classification:
+    """``fused`` with the failed checks only the judge makes (``graded``: a rubric below its
+    threshold, ``rubric``; a rubric it could not grade, ``judge_error``): they count in every
+    role, since nothing else can make them."""
     if not graded:
         return fused
     reasons = _ranked([*fused.reasons, *graded])
@@ -147,7 +145,7 @@ def fuse(
     return Classification(primary=_CLASS[top.rule], reasons=reasons, decided_by=by, decided_why=why)
 
 
-def _fused(
+def fuse(
     case: Case,
     rules: Classification,
     refusal: RefusalVerdict,
@@ -155,6 +153,8 @@ def _fused(
     role: Role,
     partial_counts_as: str,
 ) -> Classification:
+    """The case's verdict from the rules' and the judge's (``opinion``: its error when it
+    failed), for the judge's ``role``."""
     if role == "advise":
         return rules.model_copy(update={"decided_why": "the judge advises only (role advise)"})
     top = rules.reasons[0].rule if rules.reasons else None

@@ -20,7 +20,7 @@ from failproof.core import Case, Classification, Response
 from failproof.core._case import RubricExpect
 from failproof.core._result import Reason
 from failproof.judge._client import JudgeAnswer
-from failproof.judge._fusion import JudgeOpinion, Role, fuse
+from failproof.judge._fusion import JudgeOpinion, Role, fuse, with_graded
 from failproof.judge._grade import RubricGrade
 from failproof.judge._record import JudgeCall, JudgeRecord, JudgeSide
 from failproof.judge._rubric import load_rubric
@@ -126,7 +126,7 @@ class JudgeScorer(Scorer):
         if answer.ok and answer.verdict is not None:
             opinion = JudgeOpinion.model_validate(answer.verdict, strict=False)
         partial = self.config.classifier.partial_refusal
-        return fuse(case, rules, refusal, opinion, self._role, partial, graded)
+        return with_graded(fuse(case, rules, refusal, opinion, self._role, partial), graded)
 
     def _rules(self, case: Case, evidence: Evidence) -> JudgeSide:
         """The rules' side: the classifier's own verdict where it judged the case (its pass,

@@ -31,7 +31,7 @@ async def execute_cases(
 ) -> int:
     """Run every case once with at most ``concurrency`` in flight, without retries or cache;
     returns the number stored."""
-    workers = max(1, min(concurrency, target.max_concurrency or concurrency))
+    workers = max(1, target.calls_at_once(concurrency))
     caller = Caller(
         target=target,
         timeout_s=timeout_s,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from failproof.config import RunSettings
 from failproof.targets import CallError
 from failproof.targets._base import MAX_RETRY_AFTER_S
 
@@ -25,6 +26,17 @@ class RetryPolicy:
     max_s: float = 60.0
     rng: random.Random = field(default_factory=random.Random)
     max_wait_s: float = MAX_RETRY_AFTER_S
+
+    @classmethod
+    def of(cls, run: RunSettings) -> RetryPolicy:
+        """The policy a run's settings describe (``retry_seed`` None: a fresh seed)."""
+        return cls(
+            retries=run.retries,
+            base_s=run.backoff_base_s,
+            max_s=run.backoff_max_s,
+            rng=random.Random(run.retry_seed),
+            max_wait_s=run.max_wait_s,
+        )
 
     def should_retry(self, error: CallError, attempt: int) -> bool:
         """Whether ``error`` on call number ``attempt`` (0 = the first) is worth another call."""

@@ -300,7 +300,7 @@ def _record_calls(store: Store, run_id: str, stats: CallStats) -> None:
 
 
 def _scoring(job: _Job, settings: Settings, target: Target) -> Scoring:
-    concurrency = min(settings.run.concurrency, target.max_concurrency or settings.run.concurrency)
+    concurrency = target.calls_at_once(settings.run.concurrency)
     workers = auto_score_workers(concurrency, settings.run.score_workers)
     if workers <= 0 or not job.scorers or any(s.blocking for s in job.scorers) or not can_fork():
         return InlineScoring(job.scorers)

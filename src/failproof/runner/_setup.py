@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 
 from failproof.config import RunSettings
@@ -33,17 +32,11 @@ def make_engine(
     """The engine that calls ``target`` as ``run`` says, scores with ``scoring`` into ``store``;
     ``progress`` hears of the waits the rate limits impose."""
     shown = progress or make_progress("quiet")
-    workers = min(run.concurrency, target.max_concurrency or run.concurrency)
+    workers = target.calls_at_once(run.concurrency)
     caller = Caller(
         target=target,
         timeout_s=run.timeout_s,
-        policy=RetryPolicy(
-            retries=run.retries,
-            base_s=run.backoff_base_s,
-            max_s=run.backoff_max_s,
-            rng=random.Random(run.retry_seed),
-            max_wait_s=run.max_wait_s,
-        ),
+        policy=RetryPolicy.of(run),
         gate=AdaptiveGate(workers, max_pause_s=run.max_wait_s),
         rpm=_limiter(run.rpm, "the request budget (--rpm)", shown),
         tpm=_limiter(run.tpm, "the token budget (--tpm)", shown),

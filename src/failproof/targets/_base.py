@@ -79,6 +79,10 @@ class Target(ABC):
     async def generate(self, case: Case) -> Response:
         """Send ``case`` and return the response; raise `CallError` when the call failed."""
 
+    def calls_at_once(self, wanted: int) -> int:
+        """How many calls to keep in flight: ``wanted``, or fewer when the target takes fewer."""
+        return min(wanted, self.max_concurrency or wanted)
+
     def identity(self) -> JsonObject:
         """What this target is, for reports and the cache key. Never includes secrets."""
         return {"name": self.name}
