@@ -287,6 +287,18 @@ def test_sampled_tfidf_equals_scikit_learn(max_features: int) -> None:
     assert np.allclose(got, reference.transform(CORPUS).toarray(), atol=1e-6)
 
 
+@pytest.mark.parametrize("texts", [CORPUS, CORPUS[:4], ["", "1 2 3"]])
+def test_fitting_and_transforming_the_same_texts_counts_them_once_for_the_same_matrix(
+    texts: list[str],
+) -> None:
+    apart = SampledTfidf(12, chunk=2).fit(texts).transform(texts)
+    together = SampledTfidf(12, chunk=2).fit_transform(texts)
+    assert together.shape == apart.shape
+    assert together.data.tobytes() == apart.data.tobytes()
+    assert together.indices.tobytes() == apart.indices.tobytes()
+    assert together.indptr.tobytes() == apart.indptr.tobytes()
+
+
 def test_the_tokenizer_matches_scikit_learns_default_pattern_without_digit_starts() -> None:
     assert tokenize("Naïve CAFÉ 2abc a1 _x ZX-CANARY-7731 a") == [
         "naïve",

@@ -15,6 +15,7 @@ from failproof.core import Case, CaseResult, Response, Suite
 from failproof.errors import PluginError
 from failproof.runner._pool import PoolScoring, ScoringWorkerLost, _scored, _written, can_fork
 from failproof.runner._record import resolve_scoring
+from failproof.runner._run import stop_signals
 from failproof.runner._scoring import Scored, ScoreJob, score_jobs
 from failproof.scoring import build_scorers
 
@@ -140,3 +141,25 @@ def test_a_worker_that_cannot_build_its_scorers_fails_the_start_with_the_reason(
         PoolScoring(scoring, [unknown], workers=1)  # type: ignore[list-item]
 
     assert unknown.closed
+
+
+def test_a_stop_signal_to_the_process_group_leaves_the_workers_to_the_runner(
+    tmp_path: Path,
+) -> None:
+    """A run stopped with SIGTERM (``kill`` of its process group, a container's stop) stops in
+    its runner, which closes the workers; a worker that took the signal itself would die with a
+    traceback from inside whatever it was scoring."""
+    scoring = resolve_scoring(Settings(home=tmp_path), [Suite(name="s", cases=CASES)])
+    with stop_signals():  # the run's handlers, inherited by the forked workers
+        pool = PoolScoring(scoring, build_scorers(scoring), workers=2)
+    try:
+        for worker in pool._workers:
+            assert worker.process.pid is not None
+            os.kill(worker.process.pid, signal.SIGTERM)
+
+        results = asyncio.run(pool.score_many(answers()))
+
+        assert [r.model_dump() for r in results] == inline(tmp_path, answers())
+        assert all(worker.process.is_alive() for worker in pool._workers)
+    finally:
+        pool.close()

@@ -240,5 +240,5 @@ def test_plan_skips_done_keys_and_repeats_samples() -> None:
     from failproof.core import Suite
 
     suite = Suite(name="s", cases=tuple(CASES[:2]))
-    keys = [w.key for w in plan_work([suite], 3, skip={("s", "c0", 1)})]
+    keys = [w.key for w in plan_work(suite.cases, 3, skip={("s", "c0", 1)})]
     assert keys == [("s", "c0", 0), ("s", "c0", 2), ("s", "c1", 0), ("s", "c1", 1), ("s", "c1", 2)]

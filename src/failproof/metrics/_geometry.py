@@ -121,8 +121,11 @@ def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
     """
     sample = _sample(len(cases), settings.geometry_vocab_sample, settings.seed)
     vectorizer = SampledTfidf(settings.geometry_max_features)
-    vectorizer.fit([cases[i].document for i in sample])
-    tfidf = vectorizer.transform(case.document for case in cases)
+    if len(sample) == len(cases):  # fitted on every document: counted once
+        tfidf = vectorizer.fit_transform([case.document for case in cases])
+    else:
+        vectorizer.fit([cases[i].document for i in sample])
+        tfidf = vectorizer.transform(case.document for case in cases)
     reduced = _svd(tfidf, max(2, settings.geometry_components), settings.seed)
     return Embedding(tfidf, vectorizer.terms, normalise(reduced), reduced[:, :2], len(sample))
 

@@ -116,8 +116,7 @@ class _Model:
 
     def __init__(self, cases: Sequence[GeometryCase], settings: ProbeSettings) -> None:
         self.vectorizer = SampledTfidf(settings.geometry_max_features)
-        self.vectorizer.fit([c.document for c in cases])
-        tfidf = self.vectorizer.transform(c.document for c in cases)
+        tfidf = self.vectorizer.fit_transform([c.document for c in cases])
         self.components = max(2, settings.geometry_components)
         usable = min(self.components, tfidf.shape[1] - 1, tfidf.shape[0] - 1)
         self.directions: NDArray[np.floating] | None = None

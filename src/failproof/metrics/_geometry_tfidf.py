@@ -63,6 +63,7 @@ class SampledTfidf:
         self._pair_keys: NDArray[np.int64] = np.array([], dtype=np.int64)
         self._pair_cols: NDArray[np.int64] = np.array([], dtype=np.int64)
         self._idf: NDArray[np.float64] | None = None
+        self._fitted_counts: Csr | None = None
 
     def fit(self, texts: Sequence[str]) -> SampledTfidf:
         """Learn the vocabulary (the ``max_features`` most frequent n-grams) and the IDF.
@@ -83,8 +84,17 @@ class SampledTfidf:
         self.terms = np.asarray(terms, dtype=object)
         self._index({term: column for column, term in enumerate(terms)})
         if terms:  # a second pass, chunk by chunk: the sample's tokens never all exist at once
-            self._idf = _smooth_idf(self.counts(texts))
+            self._fitted_counts = self.counts(texts)
+            self._idf = _smooth_idf(self._fitted_counts)
         return self
+
+    def fit_transform(self, texts: Sequence[str]) -> Csr:
+        """`fit` on ``texts``, then `transform` of the same texts, counting them once."""
+        self.fit(texts)
+        counts, self._fitted_counts = self._fitted_counts, None
+        if counts is None or self._idf is None:
+            return self.transform(texts)
+        return _weigh(counts, self._idf)
 
     def _index(self, vocabulary: dict[str, int]) -> None:
         """One code per token: its unigram column and its part id in the vocabulary's bigrams.

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from failproof.core import Case, Message, Suite
 from failproof.guard._json import JsonObject
+from failproof.runner._planned import RunSuites, survey
 from failproof.suites import Selection, load_suites, select_cases
+from failproof.suites._pick import pick_suites
+from failproof.suites._stream import stream_suites
 
 __all__ = [
     "RunRequest",
@@ -79,6 +82,13 @@ class RunRequest:
             loaded = [s for s in narrowed if s.cases]
         return select_cases(loaded, self.selection)
 
+    def stream(self) -> RunSuites:
+        """The same cases as `load`, read as they are used: a JSONL suite is checked whole but
+        only its first cases stay in memory (`stream_suites`); the fingerprint is hashed as the
+        cases are read."""
+        only = set(self.only) if self.only is not None else None
+        return survey(pick_suites(stream_suites(self.suites), self.selection, only))
+
 
 def _text_or_none(value: Any) -> str | None:
     return str(value) if value is not None else None
@@ -114,14 +124,13 @@ class WorkItem:
 
 
 def plan_work(
-    suites: Sequence[Suite], repeat: int, skip: Collection[tuple[str, str, int]] = ()
+    cases: Iterable[Case], repeat: int, skip: Collection[tuple[str, str, int]] = ()
 ) -> Iterator[WorkItem]:
     """Every (case, sample) not in ``skip``, lazily, case by case and sample by sample."""
-    for suite in suites:
-        for case in suite.cases:
-            for sample in range(repeat):
-                if (case.suite, case.id, sample) not in skip:
-                    yield WorkItem(case, sample)
+    for case in cases:
+        for sample in range(repeat):
+            if (case.suite, case.id, sample) not in skip:
+                yield WorkItem(case, sample)
 
 
 def _cached_message(message: Message) -> list[Any]:

@@ -98,7 +98,11 @@ def _serve(
     sock: socket.socket, others: list[socket.socket], scoring: ScoringConfig, names: list[str]
 ) -> None:
     """A worker's life: score each batch received until the runner closes the socket."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the runner, which stops us
+    # Ctrl-C and SIGTERM (the runner's stop handlers are inherited by the fork) stop the runner,
+    # which then closes our socket: a worker stopped on its own would print a traceback from
+    # wherever it was and lose the batch it was scoring.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     for other in others:  # the runner's ends, inherited: the runner's exit must reach us
         other.close()
     try:

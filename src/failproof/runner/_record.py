@@ -84,16 +84,22 @@ def check_pattern_files(record: ScoringConfig, run_id: str) -> None:
 
 
 def recorded_scoring(
-    run: Run, settings: Settings, suites: Sequence[Suite], *, safe: SafeSource = None
+    run: Run,
+    settings: Settings,
+    weights: dict[str, float],
+    *,
+    has_safe: bool,
+    safe: SafeSource = None,
 ) -> ScoringConfig:
     """The record stored with ``run`` (pattern files checked); a run made before records gets
-    one resolved from ``settings`` as it would have been then."""
+    one resolved from ``settings`` as it would have been then (`scoring_record` of its suites'
+    ``weights`` and whether a case carries SAFE expectations)."""
     record = ScoringConfig.of_run(run.config)
     if record is None:
         stored = run.config.get("patterns") or []
         if stored and not settings.probe.patterns:
             probe = settings.probe.model_copy(update={"patterns": [str(p) for p in stored]})
             settings = settings.model_copy(update={"probe": probe})
-        return resolve_scoring(settings, suites, safe=safe)
+        return scoring_record(settings, weights, has_safe=has_safe, safe=safe)
     check_pattern_files(record, run.id)
     return record

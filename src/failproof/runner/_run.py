@@ -11,7 +11,7 @@ from pathlib import Path
 
 from failproof.config import ScoringConfig, Settings
 from failproof.config._record import RECORD_KEY
-from failproof.core import Run, Suite, Unsupported
+from failproof.core import Run, Unsupported
 from failproof.core._result import utc_now
 from failproof.errors import ConfigError
 from failproof.report import Report, build_report
@@ -20,10 +20,11 @@ from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._gc import quiet_gc
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
-from failproof.runner._plan import RunRequest, WorkItem, plan_work, suite_fingerprint
+from failproof.runner._plan import RunRequest, WorkItem, plan_work
+from failproof.runner._planned import RunSuites
 from failproof.runner._pool import PoolScoring, can_fork
 from failproof.runner._progress import ProgressMode, RunProgress, make_progress
-from failproof.runner._record import SafeSource, recorded_scoring, resolve_scoring
+from failproof.runner._record import SafeSource, recorded_scoring, scoring_record
 from failproof.runner._responses import ResponsesWriter
 from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.runner._setup import drive, make_engine
@@ -67,7 +68,7 @@ class RunOutcome:
 class _Job:
     run: Run
     request: RunRequest
-    suites: list[Suite]
+    suites: RunSuites
     scoring: ScoringConfig
     scorers: list[Scorer]
     responses_path: Path | None
@@ -97,19 +98,19 @@ def start_run(
     a function reading it) is asked for only when a case carries SAFE expectations.
     ``executor`` runs the work elsewhere (`failproof.scale`); by default it runs here.
     """
-    suites = request.load()
-    scoring = resolve_scoring(settings, suites, safe=safe_config)
+    suites = request.stream()
+    scoring = scoring_record(settings, suites.weights, has_safe=suites.has_safe, safe=safe_config)
     scorers = build_scorers(scoring)
     run = Run(
         id=run_id or new_run_id(),
         target={},
-        suites=[s.name for s in suites],
+        suites=suites.names,
         config={
             **request.to_config(),
-            "suite_hash": suite_fingerprint(suites),
+            "suite_hash": suites.fingerprint,
             "scorers": [s.spec() for s in scorers],
             "run_settings": settings.run.model_dump(exclude={"fail_under"}),
-            "planned": sum(len(s.cases) for s in suites) * request.repeat,
+            "planned": suites.count * request.repeat,
             RECORD_KEY: scoring.to_json(),
         },
     )
@@ -139,19 +140,20 @@ def resume_run(
     """
     run = store.get_run(run_id)
     request = RunRequest.from_config(run.config)
-    suites = request.load()
+    suites = request.stream()
     _check_unchanged(run, suites)
-    scoring = recorded_scoring(run, settings, suites, safe=safe_config)
+    weights, has_safe = suites.weights, suites.has_safe
+    scoring = recorded_scoring(run, settings, weights, has_safe=has_safe, safe=safe_config)
     scorers = build_scorers(scoring)
     job = _Job(run, request, suites, scoring, scorers, responses_path, make_progress(progress))
     job = replace(job, sinks=sinks, executor=executor)
     return _execute(job, settings, store, resumed=True)
 
 
-def _check_unchanged(run: Run, suites: Sequence[Suite]) -> None:
+def _check_unchanged(run: Run, suites: RunSuites) -> None:
     """Refuse to resume a run whose suites changed: its results would mix two sets of rules."""
     stored = run.config.get("suite_hash")
-    if stored is None or stored == suite_fingerprint(suites):
+    if stored is None or stored == suites.fingerprint:
         return
     sources = " ".join(str(s) for s in run.config.get("suite_sources") or [])
     raise ConfigError(
@@ -169,18 +171,16 @@ def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> R
 
 def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
-    target.check_cases([case for suite in job.suites for case in suite.cases])
-    unsupported = find_unsupported(target, job.suites)
+    unsupported = find_unsupported(target, job.suites.cases())
     run = job.run.model_copy(update={"target": target.identity()})
     if resumed:
         store.reopen_run(run.id)
     else:
         store.create_run(run)
     skip = store.answered_keys(run.id) if resumed else set()
-    total = sum(len(s.cases) for s in job.suites) * job.request.repeat
+    total = job.suites.count * job.request.repeat
     if unsupported:
-        cases = sum(len(s.cases) for s in job.suites)
-        job.progress.notice(unsupported_line(unsupported, cases, target))
+        job.progress.notice(unsupported_line(unsupported, job.suites.count, target))
     samples = range(job.request.repeat)
     not_sent = sum((*key, i) not in skip for key in unsupported for i in samples)
     job.progress.start(total, len(skip), not_sent=not_sent)
@@ -221,9 +221,9 @@ def _go(
     calls: CallStats | None = None
     engine: Engine | None = None
     try:
-        args = (job.suites, job.request.repeat, skip, store, run_id, sinks)
+        args = (job.suites.cases(), job.request.repeat, skip, store, run_id, sinks)
         skip = skip | store_unsupported(unsupported, *args)
-        work = plan_work(job.suites, job.request.repeat, skip)
+        work = plan_work(job.suites.cases(), job.request.repeat, skip)
         if job.executor is not None:
             plan = _work_plan(job, target, settings, store, tuple(work))
             with stop_signals():
@@ -249,7 +249,7 @@ def _go(
         # answers still being scored (a slow judge) are kept: the resume scores them
         kept = store.keep_answers(run_id, engine.unfinished()) if engine is not None else 0
         store.finish_run(run_id, "interrupted")
-        total = sum(len(s.cases) for s in job.suites) * job.request.repeat
+        total = job.suites.count * job.request.repeat
         raise RunInterrupted(run_id, store.count_results(run_id), total, kept) from None
     except BaseException:
         store.finish_run(run_id, "failed")

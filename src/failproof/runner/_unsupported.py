@@ -6,10 +6,10 @@ why the target lacks it, counts apart from every verdict, and is in no score's d
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections import Counter, deque
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
-from failproof.core import CaseResult, Suite, Unsupported
+from failproof.core import Case, CaseResult, Unsupported
 from failproof.core._capabilities import NEEDS
 from failproof.runner._engine import ResultSink, flush_sinks
 from failproof.scoring._pipeline import unsupported_result
@@ -21,14 +21,21 @@ __all__ = ["find_unsupported", "store_unsupported", "unsupported_line"]
 Key = tuple[str, str]
 
 
-def find_unsupported(target: Target, suites: Sequence[Suite]) -> dict[Key, Unsupported]:
-    """Each case of ``suites`` that ``target`` cannot take, with the reason."""
+def find_unsupported(target: Target, cases: Iterable[Case]) -> dict[Key, Unsupported]:
+    """Refuse what ``target`` cannot send (`Target.check_cases`), then each case it cannot take,
+    with the reason: ``cases`` are read once for both."""
     found: dict[Key, Unsupported] = {}
-    for suite in suites:
-        for case in suite.cases:
+
+    def noting() -> Iterator[Case]:
+        for case in cases:
             why = target.unsupported(case)
             if why is not None:
                 found[case.key] = why
+            yield case
+
+    walk = noting()
+    target.check_cases(walk)
+    deque(walk, maxlen=0)  # the cases the target's check did not read
     return found
 
 
@@ -46,7 +53,7 @@ def unsupported_line(found: Mapping[Key, Unsupported], cases: int, target: Targe
 
 def store_unsupported(
     found: Mapping[Key, Unsupported],
-    suites: Sequence[Suite],
+    cases: Iterable[Case],
     repeat: int,
     skip: Collection[tuple[str, str, int]],
     store: Store,
@@ -56,14 +63,13 @@ def store_unsupported(
     """Store the result of every sample of each case in ``found`` not in ``skip`` (in one
     commit), tell ``sinks``, and return their keys: the engine skips them."""
     results: list[CaseResult] = []
-    for suite in suites:
-        for case in suite.cases:
-            why = found.get(case.key)
-            if why is None:
-                continue
-            for sample in range(repeat):
-                if (case.suite, case.id, sample) not in skip:
-                    results.append(unsupported_result(case, why, sample=sample))
+    for case in cases if found else ():
+        why = found.get(case.key)
+        if why is None:
+            continue
+        for sample in range(repeat):
+            if (case.suite, case.id, sample) not in skip:
+                results.append(unsupported_result(case, why, sample=sample))
     store.add_results(run_id, results)
     for result in results:
         for sink in sinks:

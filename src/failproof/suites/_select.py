@@ -9,7 +9,7 @@ last, from the cases that passed the filters, reproducibly for one seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from failproof.core import Case, Severity, Suite
 from failproof.errors import InputError
 from failproof.guard._json import JsonObject
 
-__all__ = ["Selection", "parse_list", "select_cases"]
+__all__ = ["Selection", "check_found", "matches", "parse_list", "select_cases"]
 
 
 def parse_list(values: Iterable[str] | None) -> tuple[str, ...]:
@@ -84,7 +84,8 @@ class Selection:
         )
 
 
-def _matches(case: Case, selection: Selection) -> bool:
+def matches(case: Case, selection: Selection) -> bool:
+    """Whether ``case`` passes the selection's filters (ids, categories, severities)."""
     if selection.ids and not {case.id, f"{case.suite}/{case.id}"} & set(selection.ids):
         return False
     if selection.categories and case.category not in selection.categories:
@@ -93,7 +94,11 @@ def _matches(case: Case, selection: Selection) -> bool:
 
 
 def _check_ids(cases: Sequence[Case], ids: Sequence[str]) -> None:
-    known = {key for c in cases for key in (c.id, f"{c.suite}/{c.id}")}
+    check_found({key for c in cases for key in (c.id, f"{c.suite}/{c.id}")}, ids)
+
+
+def check_found(known: Collection[str], ids: Sequence[str]) -> None:
+    """Refuse ``--only`` ids that are not among the ``known`` ``ID`` and ``SUITE/ID`` keys."""
     missing = [i for i in ids if i not in known]
     if missing:
         raise InputError(
@@ -112,7 +117,7 @@ def select_cases(suites: Sequence[Suite], selection: Selection) -> list[Suite]:
         return list(suites)
     every = [case for suite in suites for case in suite.cases]
     _check_ids(every, selection.ids)
-    kept = [case for case in every if _matches(case, selection)]
+    kept = [case for case in every if matches(case, selection)]
     if selection.sample is not None and selection.sample < len(kept):
         chosen = set(random.Random(selection.seed).sample(range(len(kept)), selection.sample))
         kept = [case for i, case in enumerate(kept) if i in chosen]

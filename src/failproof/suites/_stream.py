@@ -42,6 +42,7 @@ class SuiteSource:
     held: tuple[Case, ...]
     resume_at: int | None = None  # byte offset of the first case not held
     resume_line: int = 0
+    description: str = ""
     _path: Path | None = field(default=None, repr=False)
 
     @classmethod
@@ -54,6 +55,7 @@ class SuiteSource:
             count=len(suite.cases),
             has_expectations=any(c.expectations is not None for c in suite.cases),
             held=suite.cases,
+            description=suite.description,
         )
 
     def cases(self) -> Iterator[Case]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, ClassVar, Self
 
@@ -96,7 +96,7 @@ class Target(ABC):
         is sent; a case with a reason is not sent and its result is ``unsupported``."""
         return unsupported_by(case, self.capabilities(), self.name)
 
-    def check_cases(self, cases: Sequence[Case]) -> None:  # noqa: ARG002
+    def check_cases(self, cases: Iterable[Case]) -> None:  # noqa: ARG002
         """Refuse, before anything is sent, cases this target could not send as they are.
 
         Raises `TargetError` saying what would be lost and how to fix it; by default every

@@ -23,7 +23,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from failproof.core import Capabilities, Case, Response
@@ -102,16 +102,22 @@ def _dropped(case: Case, used: set[str]) -> list[str]:
     return lost
 
 
-def check_template(template: Any, cases: Sequence[Case]) -> None:
+def check_template(template: Any, cases: Iterable[Case]) -> None:
     """Raise `TargetError` when ``template`` would drop a system prompt or earlier turns."""
     used = placeholders(template)
-    losses = {c.key: lost for c in cases if (lost := _dropped(c, used))}
-    if not losses:
+    first: tuple[Case, list[str]] | None = None
+    losses = total = 0
+    for case in cases:
+        total += 1
+        if lost := _dropped(case, used):
+            losses += 1
+            first = first or (case, lost)
+    if first is None:
         return
-    (suite, case_id), lost = next(iter(losses.items()))
+    case, lost = first
     raise TargetError(
-        f"the body template would drop the {' and the '.join(lost)} of {len(losses)} of "
-        f"{len(cases)} cases (first: {suite}/{case_id}); the answers would test nothing",
+        f"the body template would drop the {' and the '.join(lost)} of {losses} of "
+        f"{total} cases (first: {case.suite}/{case.id}); the answers would test nothing",
         hint=f"add {_FIX[lost[0]]} to --body, or pass --allow-dropped-system to send the "
         "cases without them",
     )
@@ -232,7 +238,7 @@ class HttpTarget(Target):
         """A body template carries messages, never tools, and the answer is read as text."""
         return Capabilities(tools=False, because="its body template and answer carry no tools")
 
-    def check_cases(self, cases: Sequence[Case]) -> None:
+    def check_cases(self, cases: Iterable[Case]) -> None:
         """Before anything is sent: every ``${NAME}`` is set (values are read at each call, so a
         token may be renewed during the run), and the body template takes every case."""
         _check_env_set(
