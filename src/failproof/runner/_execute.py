@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from failproof.config import RunSettings
 from failproof.core import Case, CaseResult
-from failproof.runner._calls import Caller
-from failproof.runner._engine import Engine
-from failproof.runner._limits import AdaptiveGate
 from failproof.runner._plan import WorkItem
-from failproof.runner._retry import RetryPolicy
 from failproof.runner._scoring import InlineScoring
+from failproof.runner._setup import make_engine
 from failproof.scoring import Scorer
 from failproof.store import Store
 from failproof.targets import Target
@@ -31,23 +29,12 @@ async def execute_cases(
 ) -> int:
     """Run every case once with at most ``concurrency`` in flight, without retries or cache;
     returns the number stored."""
-    workers = max(1, target.calls_at_once(concurrency))
-    caller = Caller(
-        target=target,
-        timeout_s=timeout_s,
-        policy=RetryPolicy(retries=0),
-        gate=AdaptiveGate(workers),
+    once = RunSettings(
+        concurrency=max(1, concurrency), timeout_s=timeout_s, retries=0, max_consecutive_failures=0
     )
     scoring = InlineScoring(scorers)  # the scorers are the caller's to close
-    engine = Engine(
-        caller=caller,
-        scoring=scoring,
-        store=store,
-        run_id=run_id,
-        workers=workers,
-        use_cache=False,
-        sinks=[on_result] if on_result is not None else [],
-    )
+    sinks = [on_result] if on_result is not None else []
+    engine = make_engine(once, target, scoring, store, run_id, use_cache=False, sinks=sinks)
     try:
         stats = await engine.run(WorkItem(case) for case in cases)
     finally:
