@@ -23,22 +23,24 @@ __all__ = ["KEPT", "loosened"]
 KEPT = 8
 
 _REPEAT = re.compile(r"\{(\d+)(,(\d*))?\}")
+_SPECIAL = re.compile(r"[\\\[{]")  # where an escape, a class or a repetition may start
 _BRACED_ESCAPES = frozenset("xpP")
 
 
 def loosened(regex: str) -> str:
     """``regex`` with every counted repetition above `KEPT` loosened to ``*`` or ``+``."""
+    if "{" not in regex:
+        return regex
     out: list[str] = []
     i = 0
-    while i < len(regex):
-        end = _atom_end(regex, i)
-        repeat = _REPEAT.match(regex, i) if regex[i] == "{" else None
-        if repeat is not None:
-            out.append(_loose(repeat))
-            end = repeat.end()
-        else:
-            out.append(regex[i:end])
+    while (special := _SPECIAL.search(regex, i)) is not None:
+        at = special.start()
+        out.append(regex[i:at])
+        repeat = _REPEAT.match(regex, at) if regex[at] == "{" else None
+        end = repeat.end() if repeat is not None else _atom_end(regex, at)
+        out.append(_loose(repeat) if repeat is not None else regex[at:end])
         i = end
+    out.append(regex[i:])
     return "".join(out)
 
 
