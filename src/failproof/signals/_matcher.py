@@ -9,6 +9,7 @@ import re2
 
 from failproof.errors import PatternError
 from failproof.signals._library import SignalLibrary, compile_options
+from failproof.signals._loosen import loosened
 from failproof.signals._schema import Pattern
 from failproof.signals._types import SignalHit, SignalKind, SignalPosition, SignalScan
 
@@ -101,10 +102,22 @@ class SignalMatcher:
         self._set = re2.Set.SearchSet(options)
         self._entries: list[_Entry] = []
         for pattern in library:
-            self._set.Add(pattern.regex)
+            self._add(pattern.regex)
             self._entries.append(_Entry(pattern, options))
         if self._entries:
             self._compile_set()
+
+    def _add(self, regex: str) -> None:
+        """Add ``regex`` to the set loosened (`loosened`), or as written when the loosened form
+        is not one RE2 takes; an exact search confirms each candidate the set reports."""
+        loose = loosened(regex)
+        if loose != regex:
+            try:
+                self._set.Add(loose)
+                return
+            except re2.error:
+                pass
+        self._set.Add(regex)
 
     def _compile_set(self) -> None:
         try:
@@ -125,8 +138,10 @@ class SignalMatcher:
 
     def matching_ids(self, text: str) -> list[str]:
         """Ids of the patterns that match anywhere in ``text`` (no position rule, no spans)."""
-        found = self._set.Match(_encode(text)) if self._entries else None
-        return sorted(self._entries[i].head[0] for i in found or ())
+        data = _encode(text)
+        found = self._set.Match(data) if self._entries else None
+        entries = [self._entries[i] for i in found or ()]
+        return sorted(e.head[0] for e in entries if e.span(data, len(data)) is not None)
 
     def scan(self, text: str) -> SignalScan:
         """Which patterns match ``text``, with their leftmost spans, in order of position."""
