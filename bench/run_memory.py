@@ -141,9 +141,10 @@ def main() -> None:
                     peak = plan_once(source, suite, folder)
                 else:
                     peak = run_once(source, suite, folder, base_url, args.concurrency)
+                refused = peak.error if args.plan_only else ""  # a run exits 1 when cases fail
                 print(
                     f"| {count:,} | {name} | {peak.rss_mb:.0f} | {peak.wall_s:.1f} "
-                    f"| {peak.cpu_s:.1f} | {peak.exit_code} {peak.error} | {peak.load:.2f} |",
+                    f"| {peak.cpu_s:.1f} | {peak.exit_code} {refused} | {peak.load:.2f} |",
                     flush=True,
                 )
     print(f"load average at the end: {load_average():.2f}")
