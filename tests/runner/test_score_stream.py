@@ -11,6 +11,8 @@ import pytest
 import failproof.suites._stream as suite_stream
 import failproof.targets._replay_index as replay_index
 from failproof import load_settings, score_responses
+from failproof.suites import Selection, load_suites, select_cases
+from failproof.targets._replay import load_responses
 
 
 def write_run(folder: Path) -> tuple[Path, Path]:
@@ -42,3 +44,25 @@ def test_a_streamed_score_scores_every_case_once(
     assert results[-1].error == "no recorded response for case 'c8'"
     assert outcome.unmatched == [(None, "ghost")]
     assert outcome.run.config["planned"] == 9
+
+
+@pytest.mark.parametrize(
+    "selection",
+    [
+        pytest.param(Selection(ids=("c1", "support/c7")), id="ids"),
+        pytest.param(Selection(sample=4, seed=3), id="sample"),
+    ],
+)
+def test_a_selected_score_streams_and_scores_what_the_loaded_suites_select(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, selection: Selection
+) -> None:
+    monkeypatch.setattr(suite_stream, "HELD", 2)
+    monkeypatch.setattr(replay_index, "HELD", 2)
+    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
+    suite, answers = write_run(tmp_path)
+    outcome = score_responses(answers, [suite], settings=load_settings(), selection=selection)
+    every = load_suites([suite])
+    chosen = [c.id for s in select_cases(every, selection) for c in s.cases]
+    assert [r.case_id for r in outcome.report.cases()] == chosen
+    assert outcome.run.config["planned"] == len(chosen)
+    assert outcome.unmatched == load_responses(answers).unmatched(every[0].cases)

@@ -23,6 +23,7 @@ from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
+from failproof.suites._pick import PickedSuite, pick_suites
 from failproof.suites._stream import SuiteSource, stream_suites
 from failproof.targets import RecordedResponses, ReplayTarget
 from failproof.targets._replay import Recorded, load_responses
@@ -56,15 +57,18 @@ def score_responses(
     in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
     with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
     ``selection`` scores part of the suites. ``executor`` scores elsewhere (`failproof.scale`).
-    Without either, JSONL suites and the responses are read as the cases run (`stream_suites`,
-    `index_responses`): memory does not grow with their size.
+    Without it, JSONL suites and the responses are read as the cases run (`stream_suites`,
+    `pick_suites`, `index_responses`): memory does not grow with their size.
     """
     selection = selection or Selection()
-    if executor is None and selection.empty:
+    if executor is None:
         sources = stream_suites(suites)
+        picked = pick_suites(sources, selection)
         with index_responses(responses) as index:
-            outcome = _score(responses, suites, sources, index, settings, store, safe_config, None)
-            outcome.unmatched = index.unmatched()
+            args = (index, settings, store, safe_config, None, selection)
+            outcome = _score(responses, suites, picked, *args)
+            others = () if selection.empty else (c for s in sources for c in s.cases())
+            outcome.unmatched = index.unmatched(others)
         return outcome
     every = load_suites(suites)
     loaded = [SuiteSource.of(s) for s in select_cases(every, selection)]
@@ -79,7 +83,7 @@ def score_responses(
 def _score(
     responses: str | Path,
     suites: Sequence[str | Path],
-    loaded: list[SuiteSource],
+    loaded: Sequence[SuiteSource | PickedSuite],
     recorded: Recorded,
     settings: Settings,
     store: Store | None,

@@ -44,6 +44,17 @@ class PickedSuite:
     def name(self) -> str:
         return self.source.name
 
+    @property
+    def weight(self) -> float:
+        return self.source.weight
+
+    @property
+    def has_expectations(self) -> bool:
+        """Whether a kept case carries SAFE expectations (read again when the suite is narrowed)."""
+        if self.count == self.source.count:
+            return self.source.has_expectations
+        return any(case.expectations is not None for case in self.cases())
+
     def cases(self) -> Iterator[Case]:
         """The kept cases, in the file's order."""
         index = self.start
