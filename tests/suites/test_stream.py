@@ -87,3 +87,15 @@ def test_two_suites_of_one_name_are_refused(tmp_path: Path) -> None:
     path = jsonl(tmp_path, [case(1)])
     with pytest.raises(SuiteError, match="suite name 'cases' is also used"):
         stream_suites([path, path])
+
+
+def test_a_jsonl_suite_changed_after_its_check_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cases read past those held would not be the ones checked: the reading stops."""
+    monkeypatch.setattr(stream, "HELD", 2)
+    path = jsonl(tmp_path, [case(i) for i in range(5)])
+    (source,) = stream_suites([path])
+    path.write_bytes(path.read_bytes().replace(b"question 4", b"question 44"))
+    with pytest.raises(SuiteError, match="changed while it was being read"):
+        list(source.cases())

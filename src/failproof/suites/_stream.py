@@ -44,6 +44,7 @@ class SuiteSource:
     resume_line: int = 0
     description: str = ""
     _path: Path | None = field(default=None, repr=False)
+    _stamp: tuple[int, int] = field(default=(0, 0), repr=False)  # size, mtime when checked
 
     @classmethod
     def of(cls, suite: Suite) -> SuiteSource:
@@ -63,10 +64,27 @@ class SuiteSource:
         yield from self.held
         if self.resume_at is None or self._path is None:
             return
+        _check_stamp(self._path, self._stamp)
         for _, _, lineno, text in _lines(self._path, self.resume_at, self.resume_line):
             case = jsonl_case(text, lineno, self.name, str(self._path))
             if case is not None:
                 yield case
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+def _check_stamp(path: Path, stamp: tuple[int, int]) -> None:
+    """Refuse to read again a file that changed since it was checked: the cases read would not
+    be the ones checked (nor those a run's fingerprint was computed from)."""
+    if _stamp(path) != stamp:
+        raise SuiteError(
+            "the suite file changed while it was being read",
+            path=str(path),
+            hint="leave suite files alone while a run or a score reads them, then run again",
+        )
 
 
 def stream_suites(names_or_paths: Sequence[str | Path]) -> list[SuiteSource]:
@@ -149,6 +167,7 @@ class _Check:
 
 
 def _check_jsonl(path: Path) -> SuiteSource:
+    stamp = _stamp(path)
     check = _Check(path, stem_name(str(path)))
     for offset, before, lineno, text in _lines(path):
         case = jsonl_case(text, lineno, check.name, str(path))
@@ -167,7 +186,7 @@ def _check_jsonl(path: Path) -> SuiteSource:
         resume_at=check.resume_at,
         resume_line=check.resume_line,
     )
-    source._path = path
+    source._path, source._stamp = path, stamp
     return source
 
 
