@@ -15,11 +15,11 @@ __all__ = ["installed_versions"]
 @functools.cache
 def installed_versions() -> Versions:
     """failproof's version, the built-in signal library's digest and the refusal model's digest."""
-    from failproof.signals import load_library  # the matcher engine loads only when scoring
+    from failproof.signals._cache import builtin_library  # no matcher engine here
 
     model = resources.files("failproof.detect").joinpath("data/refusal_model.json")
     return Versions(
         failproof=__version__,
-        signal_library=load_library([]).digest,
+        signal_library=builtin_library().digest,
         refusal_model=hashlib.sha256(model.read_bytes()).hexdigest()[:16],
     )

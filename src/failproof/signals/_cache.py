@@ -11,7 +11,7 @@ from failproof.signals._library import SignalLibrary, load_library
 from failproof.signals._matcher import DEFAULT_OPENING_CHARS, SignalMatcher
 from failproof.signals._types import SignalScan
 
-__all__ = ["default_matcher", "library_for", "matcher_for", "scan_response"]
+__all__ = ["builtin_library", "default_matcher", "library_for", "matcher_for", "scan_response"]
 
 T = TypeVar("T")
 
@@ -48,6 +48,12 @@ class _Memo(Protocol):
 SIGNALS_KEY = "signals"
 
 _FileStamp = tuple[str, int, int]
+
+
+def builtin_library() -> SignalLibrary:
+    """The built-in library, checked once per process (the same object `default_matcher`
+    compiles, so its digest is computed once)."""
+    return _library(())
 
 
 def default_matcher() -> SignalMatcher:
