@@ -15,8 +15,8 @@ from failproof.core import Case, CaseResult, Response, Suite
 from failproof.errors import PluginError
 from failproof.runner._pool import PoolScoring, ScoringWorkerLost, _scored, _written, can_fork
 from failproof.runner._record import resolve_scoring
-from failproof.runner._run import stop_signals
 from failproof.runner._scoring import Scored, ScoreJob, score_jobs
+from failproof.runner._stop import stop_signals
 from failproof.scoring import build_scorers
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="scoring workers are forked")

@@ -21,8 +21,8 @@ from failproof.runner._calls import Caller, CallStats
 from failproof.runner._ids import new_run_id
 from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._pool import PoolScoring
-from failproof.runner._run import stop_signals
 from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
+from failproof.runner._stop import stop_signals
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target

@@ -168,7 +168,7 @@ def scan(
     settings = settings_from(config)
     import asyncio
 
-    from failproof.runner._run import stop_signals
+    from failproof.runner._stop import stop_signals
 
     def scanning(label: str) -> None:
         say(f"failproof: scanning {label}")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import signal
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,12 +27,13 @@ from failproof.runner._responses import ResponsesWriter
 from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.runner._setup import drive, make_engine
 from failproof.runner._sharded import WorkExecutor, WorkPlan
+from failproof.runner._stop import stop_signals
 from failproof.runner._unsupported import find_unsupported, store_unsupported, unsupported_line
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
 
-__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run", "stop_signals"]
+__all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
 
 #: Targets whose answers must never come from the response cache.
 _NEVER_CACHED = frozenset({"mock", "replay"})
@@ -325,23 +324,3 @@ def _writer(job: _Job, store: Store, resumed: bool) -> ResponsesWriter | None:
         return None
     kept = store.answered_results(job.run.id) if resumed else ()
     return ResponsesWriter(job.responses_path, kept)
-
-
-@contextmanager
-def stop_signals() -> Iterator[None]:
-    """Ctrl-C and SIGTERM both stop the run cleanly while it goes.
-
-    Both handlers are installed: a shell that starts us in the background hands SIGINT down as
-    ignored, and a run must still stop on Ctrl-C (or ``kill -INT``) there.
-    """
-    stops = (signal.SIGINT, signal.SIGTERM)
-    try:
-        previous = {sig: signal.signal(sig, signal.default_int_handler) for sig in stops}
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)

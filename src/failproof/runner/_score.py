@@ -17,9 +17,10 @@ from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
 from failproof.runner._record import SafeSource, scoring_record
-from failproof.runner._run import RunInterrupted, stop_signals
+from failproof.runner._run import RunInterrupted
 from failproof.runner._scoring import close_scorers
 from failproof.runner._sharded import WorkExecutor, WorkPlan
+from failproof.runner._stop import stop_signals
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.suites import Selection, load_suites, select_cases
