@@ -1,7 +1,8 @@
 """A pattern with its large counted repetitions loosened, for the set that finds candidates.
 
-RE2 compiles ``x{0,1000}`` as a thousand copies of ``x``: the signal library's few such patterns
-were most of the time its set took to compile (0.08 of 0.09 CPU-seconds, paid by every run).
+RE2 compiles ``x{0,1000}`` as a thousand copies of ``x``: the hundred patterns of the signal
+library that count past a few made most of the time its set took to compile (about 0.06 of
+0.075 CPU-seconds, paid by every process that scans).
 The set only says which patterns *may* match; each one it names is then searched alone, exactly,
 for its span (`SignalMatcher.scan`), and a pattern whose exact search finds nothing is dropped.
 So the set may be given looser patterns, as long as each matches at least every text its exact
