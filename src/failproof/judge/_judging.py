@@ -29,10 +29,15 @@ from failproof.scoring._classifier import accuracy_of, rules_classification
 from failproof.scoring._refusal import asked, harm_verdict, refusal_verdict
 from failproof.signals import SignalMatcher, matcher_for, scan_response
 
-__all__ = ["Judging", "opinion_passes"]
+__all__ = ["Judging", "not_judged", "opinion_passes"]
 
 _HARM_RULES = frozenset({"harmful_content", "unsafe_signal"})
 _NOTHING = "the target failed: nothing to judge"
+
+
+def not_judged() -> ScoreResult:
+    """The record of an answer the judge was not asked about: never a pass."""
+    return ScoreResult(record=JudgeRecord(status="not_judged", reason=_NOTHING))
 
 
 def opinion_passes(case: Case, refusal: str, harmful: bool, partial_counts_as: str) -> bool:
@@ -66,7 +71,7 @@ class Judging:
         """The judge's record of ``response``; for a case with an ``expect``, the case's verdict
         fused with the rules' by the judge's role."""
         if response.error is not None:
-            return ScoreResult(record=JudgeRecord(status="not_judged", reason=_NOTHING))
+            return not_judged()
         inputs = {"prompt": asked(case), "response": response.output}
         answer = self._thread.ask(load_rubric("response"), inputs, ResponseVerdict, case_id=case.id)
         record = self._result(case, answer, self._rules(case, evidence))

@@ -55,7 +55,11 @@ class JudgeScorer(Scorer):
         return self._judging is not None and not safe_only
 
     def score(self, case: Case, response: Response, evidence: Evidence) -> ScoreResult:
-        return self._at_work().score(case, response, evidence)
+        if self._judging is None:  # asked anyway (it applies to nothing): not judged, no pass
+            from failproof.judge._judging import not_judged
+
+            return not_judged()
+        return self._judging.score(case, response, evidence)
 
     def params(self) -> dict[str, Any]:
         """The judge's settings (never its key), stored with the run's config."""
