@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import gc
 
-from failproof.runner._gc import RUN_THRESHOLD
-from failproof.runner._gc import own_process as runner_owns
-
 __all__ = ["own_process", "settle_heap"]
 
 #: Container objects allocated between two young collections (Python's default: 700), as during
@@ -14,7 +11,7 @@ __all__ = ["own_process", "settle_heap"]
 #: keeps many of them for its report: with the default, the collector walked the same live results
 #: over and over (at 10,000 a 2,828-answer score still spent 0.05 CPU-s collecting, at 100,000
 #: 0.03; a 1,414-answer one 0.03 and 0.004).
-YOUNG_THRESHOLD = RUN_THRESHOLD
+YOUNG_THRESHOLD = 100_000
 
 _owner = False
 
@@ -24,7 +21,6 @@ def own_process() -> None:
     from a Python program: collect young garbage less often, and let `settle_heap` act."""
     global _owner
     _owner = True
-    runner_owns()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(max(YOUNG_THRESHOLD, gc.get_threshold()[0]), middle, old)
 
@@ -36,3 +32,7 @@ def settle_heap() -> None:
     triggers more of them. Objects made later are collected as usual."""
     if _owner:
         gc.freeze()
+        # the runner's blocks then freeze too, for good (loaded here: help loads no runner)
+        from failproof.runner._gc import own_process as runner_owns
+
+        runner_owns()
