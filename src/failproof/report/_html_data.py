@@ -15,8 +15,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import BaseModel
-
 from failproof.core import CaseResult, CaseScore
 from failproof.core._intern import Interner
 from failproof.core._result import Reason
@@ -269,6 +267,7 @@ def _risks(score: CaseScore | None) -> tuple[object, object]:
 
 #: The case-score fields `_scalars` keeps, in the order a dump gives them.
 _SCALAR_FIELDS = tuple(name for name in CaseScore.model_fields if name not in _NOT_SCALAR)
+_JUDGEMENTS = frozenset({"refusal", "harm"})
 
 
 def _score_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
@@ -276,10 +275,11 @@ def _score_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
     score that carries keys a newer producer added)."""
     if score.model_extra:
         return _kv(_scalars(_score_scalars(score)), strings)
+    values = score.__dict__  # the fields' values, as pydantic keeps them
     out: list[Any] = []
     for name in _SCALAR_FIELDS:
-        value = getattr(score, name)
-        if value is None or not isinstance(value, BaseModel):  # a judgement present is a dict
+        value = values[name]
+        if value is None or name not in _JUDGEMENTS:  # a judgement present dumps as a dict
             out += (strings(name), value)
     return out or None
 
@@ -333,8 +333,11 @@ def stored_points(report: Report, source: StoredResults) -> dict[int, tuple[Any,
     the keys of the store, without reading a result."""
     points = report.observability.points if report.observability else []
     wanted = {(p.suite, p.case_id, p.sample): p for p in points}
+    if not wanted:
+        return {}
+    keys = source.keys() if source.held is None else (r.key for r in source.held)
     return {
         i: (wanted[key].cluster, wanted[key].scatter_x, wanted[key].scatter_y)
-        for i, key in enumerate(source.keys())
+        for i, key in enumerate(keys)
         if key in wanted
     }
