@@ -5,6 +5,10 @@ full collection walks every time, while each case and answer allocates many shor
 For the length of the run the long-lived objects are frozen (left out of collections) and the
 youngest generation is collected less often; both are restored when the run ends. Blocks nest:
 an inner one freezes what exists by then too, and only the outermost one restores.
+
+A host program that froze objects of its own (``gc.freeze()`` before forking workers, say) keeps
+them frozen: `gc.unfreeze` cannot tell its objects from ours, so inside such a host the blocks
+only change the threshold.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ RUN_THRESHOLD = 100_000
 
 _lock = threading.Lock()
 _depth = [0]
+#: Whether the outermost block froze (the host had frozen nothing of its own).
+_freezing = [False]
 
 
 @contextmanager
@@ -33,9 +39,11 @@ def quiet_gc() -> Iterator[None]:
         outermost = _depth[0] == 0
         _depth[0] += 1
         before = gc.get_threshold()
-        gc.freeze()
         if outermost:
+            _freezing[0] = gc.get_freeze_count() == 0
             gc.set_threshold(before[0] and max(before[0], RUN_THRESHOLD), *before[1:])
+        if _freezing[0]:
+            gc.freeze()
     try:
         yield
     finally:
@@ -43,4 +51,5 @@ def quiet_gc() -> Iterator[None]:
             _depth[0] -= 1
             if outermost:
                 gc.set_threshold(*before)
-                gc.unfreeze()
+                if _freezing[0]:
+                    gc.unfreeze()

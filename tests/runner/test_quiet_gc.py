@@ -1,0 +1,62 @@
+"""`quiet_gc`: the collector kept out of a run's way, and everything restored after it."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from failproof.runner._gc import RUN_THRESHOLD, quiet_gc
+
+
+@pytest.fixture(autouse=True)
+def _clean_collector() -> Iterator[None]:
+    """Every test starts with nothing frozen and the default thresholds, and leaves it so."""
+    threshold = gc.get_threshold()
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def test_a_block_freezes_what_exists_and_collects_young_objects_less_often() -> None:
+    with quiet_gc():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (RUN_THRESHOLD, 10, 10)
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_only_the_outermost_block_restores() -> None:
+    with quiet_gc():
+        with quiet_gc():
+            pass
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (RUN_THRESHOLD, 10, 10)
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_collector_the_host_switched_off_by_threshold_stays_off() -> None:
+    gc.set_threshold(0)
+    with quiet_gc():
+        assert gc.get_threshold()[0] == 0
+    assert gc.get_threshold()[0] == 0
+
+
+def test_the_objects_a_host_froze_stay_frozen() -> None:
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    with quiet_gc(), quiet_gc():
+        assert gc.get_freeze_count() == frozen
+        assert gc.get_threshold() == (RUN_THRESHOLD, 10, 10)
+    assert gc.get_freeze_count() == frozen
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_block_that_raises_still_restores() -> None:
+    with pytest.raises(RuntimeError), quiet_gc():
+        raise RuntimeError("stop")
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (700, 10, 10)
