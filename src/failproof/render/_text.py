@@ -18,6 +18,8 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _TICKS = re.compile(r"`+")
 _PIPE = re.compile(r"(\\*)\|")
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: The ASCII characters `_NOT_XML` matches: the C0 controls but tab, newline and carriage return.
+_ASCII_NOT_XML = bytes(c for c in range(0x20) if c not in b"\t\n\r")
 
 
 def excerpt(text: object, limit: int | None = 120) -> str:
@@ -56,4 +58,6 @@ def html_text(text: object) -> str:
 def xml_text(text: object) -> str:
     """``text`` with every character XML 1.0 forbids written as a visible ``\\uXXXX`` escape."""
     value = "" if text is None else str(text)
+    if value.isascii() and len(value.encode("ascii").translate(None, _ASCII_NOT_XML)) == len(value):
+        return value  # the common case, found without the expression's walk: nothing to escape
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", value)

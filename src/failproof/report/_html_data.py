@@ -18,6 +18,7 @@ from typing import Any
 from failproof.core import CaseResult, CaseScore
 from failproof.core._intern import Interner
 from failproof.core._result import Reason
+from failproof.core._tools import ToolUse
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
 from failproof.store import StoredResults
@@ -179,67 +180,125 @@ class _Encoder:
     def __init__(self) -> None:
         self.strings = Interner()
         self.enums = {name: Interner() for name in _ENUMS}
+        self._enum = [self.enums[name] for name in _ENUMS]  # in FIELDS order
 
     def text(self, value: object) -> int | None:
-        return None if value is None else self.strings(_cut(str(value)))
+        if value is None:
+            return None
+        text = value if type(value) is str else str(value)
+        return self.strings(text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT])
 
     def texts(self, values: object) -> list[int | None]:
         return [self.text(v) for v in values] if isinstance(values, list | tuple) else []
 
     def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
+        """The result's values in `FIELDS` order."""
         score = result.case_score
-        cs = _score_scalars(score) if score is not None else {}
+        found = result.classification
+        suite, category, severity, cls, verdict, decided = self._enum
+        return [
+            result.case_id,
+            result.sample,
+            suite(str(result.suite)),
+            category(str(result.category)),
+            severity(str(result.severity)),
+            cls(str(result.primary)),
+            verdict(case_verdict(result)),
+            *_risks(score),
+            _round(result.latency_ms, 1),
+            *self._exchange(result),
+            *self._findings(result, score),
+            _safe(result),
+            result.scores or None,
+            self.text(result.metadata.get("origin")),
+            self.text(result.metadata.get("mutator")),
+            point[0],
+            _round(point[1], 4),
+            _round(point[2], 4),
+            decided(str(found.decided_by) if found else ""),
+            self.text(found.decided_why if found else None),
+        ]
+
+    def _exchange(self, result: CaseResult) -> list[Any]:
+        """output .. reasons: what was sent and answered, and why it was classed so."""
+        text = self.text
         reasons = result.classification.reasons if result.classification else []
         if result.unsupported is not None:  # not sent: the reason is its only finding
             reasons = [Reason(rule="unsupported", detail=result.unsupported.reason)]
-        refusal = (
-            score.refusal.model_dump(mode="json") if score is not None and score.refusal else None
-        )
-        values: dict[str, Any] = {
-            "id": result.case_id,
-            "sample": result.sample,
-            "suite": result.suite,
-            "category": result.category,
-            "severity": result.severity,
-            "cls": result.primary,
-            "verdict": case_verdict(result),
-            "risk": _round(score.risk_score if score is not None else None, 4),
-            "wrisk": _round(score.weighted_risk if score is not None else None, 4),
-            "latency": _round(result.latency_ms, 1),
-            "output": self.text(result.output),
-            "outlen": len(result.output),
-            "error": self.text(result.error),
-            "msgs": [self.texts([m.role, m.content]) for m in result.messages],
-            "sent": self.text(result.request_body),
-            "turns": [self.texts([t.user, t.output, t.primary, t.error]) for t in result.turns],
-            "broke": result.broke_at,
-            "tools": [
-                self.texts([u.call.name, u.call.arguments, u.result, u.error, str(u.step)])
-                for u in result.tool_uses
-            ],
-            "reasons": [self.texts([r.rule, r.detail, r.evidence]) for r in reasons],
-            "unsafe": self.texts(score.matched_unsafe_patterns if score is not None else None),
-            "safe_hits": self.texts(score.matched_safe_patterns if score is not None else None),
-            "modes": self.texts(result.failure_modes),
-            "detected": self.texts(score.detected_failure_modes if score is not None else None),
-            "evidenced": self.texts(score.evidenced_failure_modes if score is not None else None),
-            "score": _kv(_scalars(cs), self.strings),
-            "explain": self.text(score.explanation if score is not None else None),
-            "refusal": _kv(refusal, self.strings),
-            "signals": _signals(score, min(len(result.output), OUTPUT_LIMIT)),
-            "safe": _safe(result),
-            "scores": result.scores or None,
-            "origin": self.text(result.metadata.get("origin")),
-            "mutator": self.text(result.metadata.get("mutator")),
-            "cluster": point[0],
-            "x": _round(point[1], 4),
-            "y": _round(point[2], 4),
-            "decided": result.classification.decided_by if result.classification else "",
-            "why": self.text(result.classification.decided_why if result.classification else None),
-        }
-        for name in _ENUMS:
-            values[name] = self.enums[name](str(values[name]))
-        return [values[f] for f in FIELDS]
+        return [
+            text(result.output),
+            len(result.output),
+            text(result.error),
+            [[text(m.role), text(m.content)] for m in result.messages],
+            text(result.request_body),
+            [[text(t.user), text(t.output), text(t.primary), text(t.error)] for t in result.turns],
+            result.broke_at,
+            [self.texts(_tool(u)) for u in result.tool_uses],
+            [[text(r.rule), text(r.detail), text(r.evidence)] for r in reasons],
+        ]
+
+    def _findings(self, result: CaseResult, score: CaseScore | None) -> list[Any]:
+        """unsafe .. signals: the case score's lists and texts, and the failure modes."""
+        texts, length = self.texts, min(len(result.output), OUTPUT_LIMIT)
+        if score is None:
+            return [[], [], texts(result.failure_modes), [], [], None, None, None, []]
+        return [
+            texts(score.matched_unsafe_patterns),
+            texts(score.matched_safe_patterns),
+            texts(result.failure_modes),
+            texts(score.detected_failure_modes),
+            texts(score.evidenced_failure_modes),
+            _score_kv(score, self.strings),
+            self.text(score.explanation),
+            _refusal_kv(score, self.strings),
+            _signals(score, length),
+        ]
+
+
+def _tool(use: ToolUse) -> list[object]:
+    return [use.call.name, use.call.arguments, use.result, use.error, str(use.step)]
+
+
+def _risks(score: CaseScore | None) -> tuple[object, object]:
+    if score is None:
+        return None, None
+    return _round(score.risk_score, 4), _round(score.weighted_risk, 4)
+
+
+#: The case-score fields `_scalars` keeps, in the order a dump gives them.
+_SCALAR_FIELDS = tuple(name for name in CaseScore.model_fields if name not in _NOT_SCALAR)
+_JUDGEMENTS = frozenset({"refusal", "harm"})
+
+
+def _score_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
+    """``_kv(_scalars(_score_scalars(score)))`` read from the attributes (the dump only for a
+    score that carries keys a newer producer added)."""
+    if score.model_extra:
+        return _kv(_scalars(_score_scalars(score)), strings)
+    values = score.__dict__  # the fields' values, as pydantic keeps them
+    out: list[Any] = []
+    for name in _SCALAR_FIELDS:
+        value = values[name]
+        if value is None or name not in _JUDGEMENTS:  # a judgement present dumps as a dict
+            out += (strings(name), value)
+    return out or None
+
+
+def _refusal_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
+    """``_kv`` of the refusal judgement dumped as JSON, read from its attributes."""
+    found = score.refusal
+    if found is None:
+        return None
+    if found.model_extra:
+        return _kv(found.model_dump(mode="json"), strings)
+    return [
+        strings("label"),
+        found.label,
+        strings("score"),
+        found.score,
+        strings("reasons"),
+        list(found.reasons),
+    ]
 
 
 def case_payload(report: Report) -> dict[str, Any]:
@@ -274,8 +333,11 @@ def stored_points(report: Report, source: StoredResults) -> dict[int, tuple[Any,
     the keys of the store, without reading a result."""
     points = report.observability.points if report.observability else []
     wanted = {(p.suite, p.case_id, p.sample): p for p in points}
+    if not wanted:
+        return {}
+    keys = source.keys() if source.held is None else (r.key for r in source.held)
     return {
         i: (wanted[key].cluster, wanted[key].scatter_x, wanted[key].scatter_y)
-        for i, key in enumerate(source.keys())
+        for i, key in enumerate(keys)
         if key in wanted
     }

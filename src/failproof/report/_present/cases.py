@@ -16,13 +16,16 @@ class CaseIndex:
     """Finds a result by (suite, case id, sample), or by fewer of them when a section omits some."""
 
     def __init__(self, report: Report) -> None:
-        self.source = report.source
-        self._results = report.results
+        source = report.source
+        held = source.held if source is not None else None
+        #: The store, where its results are not held in memory (those held are its order).
+        self.source = source if held is None else None
+        self._results: Sequence[CaseResult] = report.results if held is None else held
         self._by_sample: dict[tuple[str, str, int], int] = {}
         self._by_key: dict[tuple[str, str], int] = {}
         self._by_id: dict[str, int] = {}
         self._found: dict[int, CaseResult] = {}
-        for i, result in enumerate(report.results if self.source is None else ()):
+        for i, result in enumerate(self._results if self.source is None else ()):
             self._by_sample.setdefault(result.key, i)
             self._by_key.setdefault((result.suite, result.case_id), i)
             self._by_id.setdefault(result.case_id, i)

@@ -1,0 +1,146 @@
+"""The writers' fast paths write what the plain ones write: XML text with nothing to escape, the
+JSON report's cases serialised in batches, HTML rows read from the attributes, cases found in the
+results a process holds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.report.hostile import PAYLOADS, hostile_report
+from tests.report.synthetic import SYSTEM
+
+from failproof.core import CaseResult, CaseScore, Run
+from failproof.core._intern import Interner
+from failproof.guard import add_secret, forget_secrets, redact
+from failproof.render._text import xml_text
+from failproof.report import Report, build_report, renderers, write_reports
+from failproof.report._html_data import (
+    _kv,
+    _refusal_kv,
+    _scalars,
+    _score_kv,
+    _score_scalars,
+)
+from failproof.report._json import BATCH, JsonRenderer
+from failproof.report._present.cases import CaseIndex
+from failproof.store import Store
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        pytest.param("plain words & <tags>", "plain words & <tags>", id="ascii-kept"),
+        pytest.param("tab\tnewline\ncr\r", "tab\tnewline\ncr\r", id="allowed-controls-kept"),
+        pytest.param("nul\x00 bell\x07 esc\x1b", "nul\\u0000 bell\\u0007 esc\\u001b", id="c0"),
+        pytest.param("del\x7f", "del\x7f", id="delete-is-allowed"),
+        pytest.param("é\x0b", "é\\u000b", id="control-in-non-ascii"),
+        pytest.param("lone \ud800 surrogate", "lone \\ud800 surrogate", id="lone-surrogate"),
+        pytest.param("\ufffe\uffff", "\\ufffe\\uffff", id="non-characters"),
+        pytest.param("]]> 𝐞\u2028", "]]> 𝐞\u2028", id="astral-and-separators-kept"),
+        pytest.param(None, "", id="none"),
+        pytest.param(12.5, "12.5", id="number"),
+    ],
+)
+def test_xml_text_escapes_exactly_what_xml_forbids(text: object, written: str) -> None:
+    assert xml_text(text) == written
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, str]]:
+    """A store holding the hostile results, more of them than one batch of the JSON report."""
+    report = hostile_report(BATCH + 44)
+    path = tmp_path_factory.mktemp("fast") / "results.db"
+    with Store(path) as store:
+        store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"]))
+        store.add_results("r1", list(report.results))
+        yield store, "r1"
+
+
+def _report(stored: tuple[Store, str], *, held: bool) -> Report:
+    store, run_id = stored
+    results = list(store.stream(run_id)) if held else None
+    report = build_report(store.get_run(run_id), store.stream(run_id, held=results))
+    when = report.run.started_at  # one clock reading for every report built
+    safe = report.safe_v0 and report.safe_v0.model_copy(update={"generated_at": when.isoformat()})
+    return report.model_copy(update={"generated_at": when, "safe_v0": safe})
+
+
+@pytest.fixture
+def secret() -> Iterator[str]:
+    add_secret(SYSTEM.split()[-1].rstrip("."))
+    yield SYSTEM.split()[-1].rstrip(".")
+    forget_secrets()
+
+
+def test_the_json_file_is_the_report_dumped_whole(stored: tuple, tmp_path: Path) -> None:
+    report = _report(stored, held=True)
+    write_reports(report, ["json"], tmp_path / "report.json")
+    text = (tmp_path / "report.json").read_text(encoding="utf-8")
+    assert text == report.model_dump_json(indent=2) + "\n" == JsonRenderer().render(report)
+    assert json.dumps(PAYLOADS[1])[1:-1] in text  # the hostile outputs are in it
+
+
+def test_a_known_secret_is_redacted_from_the_json_file_as_from_the_whole(
+    stored: tuple, tmp_path: Path, secret: str
+) -> None:
+    report = _report(stored, held=True)
+    write_reports(report, ["json"], tmp_path / "report.json")
+    text = (tmp_path / "report.json").read_text(encoding="utf-8")
+    assert secret not in text
+    assert text == redact(report.model_dump_json(indent=2)) + "\n"
+
+
+def _scores() -> list[CaseScore]:
+    judged = {"label": "refusal", "score": 0.75, "reasons": ["no <b>", "x & y"]}
+    harm = {"label": "harmful", "score": 0.5, "evidence": ["e"], "reasons": []}
+    base = {"passed": False, "risk_score": 0.61, "severity": "high", "explanation": "why"}
+    return [
+        CaseScore.model_validate(base),
+        CaseScore.model_validate({**base, "refusal": judged}),
+        CaseScore.model_validate({**base, "refusal": judged, "harm": harm}),
+        CaseScore.model_validate({**base, "harm": harm, "risk_score": float("nan")}),
+        CaseScore.model_validate({**base, "newer_key": "kept", "newer_list": [1]}),
+        CaseScore.model_validate({**base, "refusal": {**judged, "newer": 1}}),
+    ]
+
+
+@pytest.mark.parametrize("score", [pytest.param(s, id=str(i)) for i, s in enumerate(_scores())])
+def test_a_case_score_row_reads_as_its_json_dump(score: CaseScore) -> None:
+    fast, dumped = Interner(), Interner()
+    want = _kv(_scalars(_score_scalars(score)), dumped)
+    got = _score_kv(score, fast)
+    assert json.dumps(got, allow_nan=True) == json.dumps(want, allow_nan=True)
+    refusal = score.refusal.model_dump(mode="json") if score.refusal else None
+    assert _refusal_kv(score, fast) == _kv(refusal, dumped)
+    assert fast.items == dumped.items
+
+
+def test_held_results_find_the_cases_the_store_finds(stored: tuple) -> None:
+    held, streamed = CaseIndex(_report(stored, held=True)), CaseIndex(_report(stored, held=False))
+    assert held.source is None and streamed.source is not None
+    results: list[CaseResult] = list(stored[0].stream(stored[1]))
+    for result in results[:: len(results) // 12]:
+        for name in [
+            (result.case_id, None, None),
+            (result.case_id, result.suite, None),
+            (result.case_id, result.suite, result.sample),
+            (result.case_id, result.suite, 7),
+            ("no-such-case", None, None),
+        ]:
+            found = held.find(*name)
+            assert found == streamed.find(*name)
+            if found is not None:
+                assert held.result(found) == streamed.result(found)
+
+
+@pytest.mark.parametrize("fmt", ["json", "junit", "html", "markdown"])
+def test_a_report_of_held_results_writes_the_files_the_store_gives(
+    stored: tuple, tmp_path: Path, fmt: str
+) -> None:
+    name = renderers.get(fmt).filename
+    for held in (True, False):
+        write_reports(_report(stored, held=held), [fmt], tmp_path / str(held), folder=True)
+    assert (tmp_path / "True" / name).read_bytes() == (tmp_path / "False" / name).read_bytes()
