@@ -317,11 +317,13 @@ def _score_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
     if score.model_extra:
         return _kv(_scalars(_score_scalars(score)), strings)
     values = score.__dict__  # the fields' values, as pydantic keeps them
+    index = strings.index
     out: list[Any] = []
     for name in _SCALAR_FIELDS:
         value = values[name]
         if value is None or name not in _JUDGEMENTS:  # a judgement present dumps as a dict
-            out += (strings(name), value)
+            key = index.get(name)
+            out += (strings(name) if key is None else key), value
     return out or None
 
 

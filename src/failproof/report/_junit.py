@@ -92,9 +92,15 @@ def _attribute(value: str) -> str:
     return value
 
 
+def _value(value: object) -> str:
+    return _attribute(xml_text(value))
+
+
 def _tag(tag: str, text: str | None = None, **attrs: object) -> str:
     """One element with no children, written as `xml.etree.ElementTree` would write it."""
-    pairs = "".join(f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None)
+    pairs = "".join(
+        [f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None]
+    )
     body = xml_text(text) if text else ""
     if not body:
         return f"<{tag}{pairs} />"
@@ -141,10 +147,11 @@ def _testcase(result: CaseResult) -> tuple[str, str]:
     seconds = f"{result.latency_ms / 1000:.3f}" if result.latency_ms is not None else "0"
     classname = f"{result.suite}.{result.category}"
     outcome, inner = _outcome(result)
-    case = _tag("testcase", None, name=name, classname=classname, time=seconds)
+    # what _tag("testcase", name=..., classname=..., time=seconds) writes; the time is a number
+    case = f'<testcase name="{_value(name)}" classname="{_value(classname)}" time="{seconds}"'
     if inner is None:
-        return outcome, case
-    return outcome, f"{case[: -len(' />')]}>\n      {inner}\n    </testcase>"
+        return outcome, case + " />"
+    return outcome, f"{case}>\n      {inner}\n    </testcase>"
 
 
 def _properties(parent: ET.Element, report: Report, suite: str) -> None:
