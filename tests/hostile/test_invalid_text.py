@@ -90,6 +90,7 @@ def test_resume_reads_a_stored_result_holding_a_lone_surrogate(workdir: Path) ->
         pytest.param('{"input": "lone \\uDFFF escape"}', id="escaped-lone-low-upper-case"),
         pytest.param('{"k\\udc00": ["v\\ud9ab"]}', id="escaped-in-key-and-list"),
         pytest.param('{"input": "raw \ud800 char"}', id="raw-lone-surrogate"),
+        pytest.param('{"input": "café \\ud800 escape"}', id="escaped-lone-in-non-ascii-text"),
         pytest.param('{"input": "\\\\ud800 is text"}', id="escaped-backslash"),
     ],
 )

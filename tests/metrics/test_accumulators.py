@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from tests.report.synthetic import make_results
 from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, Run
 from failproof.metrics import AggregateContext, accumulators, aggregate_stream, aggregators, fold
+from failproof.metrics import _geometry_stream as geometry_stream
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import context_for
 from failproof.metrics._geometry_section import Observability
@@ -132,7 +134,6 @@ def test_a_run_larger_than_the_sample_assigns_every_case_to_a_cluster() -> None:
     section = geometry_of(results, ctx)
     assert section.n == len(results)
     assert sum(c.size for c in section.clusters) == len(results)
-    assert len(section.points) == 100  # the scatter shows the sample only
     assert section.method is not None
     assert section.method.tfidf.fitted_on_cases == 100
     assert section.method.assigned is not None
@@ -143,6 +144,29 @@ def test_a_run_larger_than_the_sample_assigns_every_case_to_a_cluster() -> None:
         assert cluster.size == 80
     assert section.mutual_information is not None
     assert section.mutual_information.normalized["category"] == pytest.approx(1.0)
+
+
+def test_past_the_sample_every_case_has_its_point_up_to_the_points_bound() -> None:
+    results = geometry_fixture(80)
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    section = geometry_of(results, ctx)
+    assert [(p.suite, p.case_id, p.sample) for p in section.points] == [r.key for r in results]
+    sizes = Counter(p.cluster for p in section.points)
+    assert sorted(sizes.values()) == sorted(c.size for c in section.clusters)
+
+
+def test_past_the_points_bound_a_seeded_sample_of_cases_has_a_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(geometry_stream, "POINTS", 50)
+    results = geometry_fixture(80)
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    section = geometry_of(results, ctx)
+    keys = [(p.suite, p.case_id, p.sample) for p in section.points]
+    assert len(set(keys)) == 50
+    assert keys == [r.key for r in results if r.key in set(keys)]  # in the run's order
+    assert max(results.index(r) for r in results if r.key in set(keys)) >= 50  # not the first 50
+    assert section == geometry_of(results, ctx)
 
 
 def test_the_sampled_geometry_finds_the_clusters_of_the_whole_run_embedded_at_once() -> None:

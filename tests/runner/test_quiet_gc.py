@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from failproof.runner import _gc as gc_module
 from failproof.runner._gc import RUN_THRESHOLD, quiet_gc
 
 
@@ -59,4 +60,17 @@ def test_a_block_that_raises_still_restores() -> None:
     with pytest.raises(RuntimeError), quiet_gc():
         raise RuntimeError("stop")
     assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_in_a_process_the_command_line_owns_what_a_block_froze_stays_frozen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(gc_module, "_owned", [True])
+    gc.freeze()  # what the command froze before (its modules and setup)
+    before = gc.get_freeze_count()
+    kept = [[index] for index in range(1000)]  # made after: a block freezes them too
+    with quiet_gc():
+        assert gc.get_freeze_count() >= before + len(kept)
+    assert gc.get_freeze_count() >= before + len(kept)
     assert gc.get_threshold() == (700, 10, 10)

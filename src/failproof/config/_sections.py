@@ -184,7 +184,7 @@ class ProbeSettings(_Section):
         default=64, ge=2, description="Dimensions of the SVD embedding that KMeans clusters."
     )
     geometry_vocab_sample: int = Field(
-        default=2_000,
+        default=1_000,
         ge=100,
         description="Cases the geometry is fitted on (a seeded sample); the rest are assigned.",
     )

@@ -43,12 +43,16 @@ def clean_data(value: Any) -> tuple[Any, int]:
 
 #: What can put a lone surrogate in parsed JSON: one in its text, or the escape of one
 _MAY_HOLD_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+#: What can put one in parsed JSON when the text is ASCII: only the escape (a search for a literal
+#: start, about ten times cheaper than the character class over every character).
+_MAY_HOLD_SURROGATE_ASCII = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def clean_parsed(value: Any, text: str) -> tuple[Any, int]:
     """`clean_data` of ``value``, parsed from the JSON ``text``; the walk is skipped when the
     text can hold no lone surrogate (none in it and none escaped), the common case."""
-    if _MAY_HOLD_SURROGATE.search(text) is None:
+    pattern = _MAY_HOLD_SURROGATE_ASCII if text.isascii() else _MAY_HOLD_SURROGATE
+    if pattern.search(text) is None:
         return value, 0
     return clean_data(value)
 

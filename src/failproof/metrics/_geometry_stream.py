@@ -8,11 +8,13 @@ case's labels and document also go to a temporary file as they arrive (no second
 results), TF-IDF, the truncated SVD and KMeans are fitted on the sample, and every case of the
 file is transformed in chunks and assigned to its nearest centroid: cluster sizes, categories,
 failure rates, mean risks, top terms and the mutual information with the labels are over every
-case; the scatter shows the sampled cases only (bounded points).
+case. The scatter has a point for every case up to `POINTS` cases (its cluster, and its place in
+the fitted embedding), and for a seeded sample of `POINTS` of them past that.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import tempfile
@@ -41,13 +43,15 @@ from failproof.metrics._geometry_clusters import cluster_row, mutual_information
 from failproof.metrics._geometry_csr import Csr
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_k import choose_k, fit_kmeans
-from failproof.metrics._geometry_section import Assignment, Observability
+from failproof.metrics._geometry_section import Assignment, Observability, Point
 from failproof.metrics._geometry_svd import truncated_svd_fit
 from failproof.metrics._geometry_tfidf import SampledTfidf
 
-__all__ = ["GeometryAccumulator"]
+__all__ = ["POINTS", "GeometryAccumulator"]
 
 _CHUNK = 2048
+#: Cases given a point on the scatter past the fitted sample (the report's bounded scatter).
+POINTS = 2_000
 
 
 class GeometryAccumulator:
@@ -59,6 +63,7 @@ class GeometryAccumulator:
         self.size = self.settings.geometry_vocab_sample
         self.rng = random.Random(self.settings.seed)
         self.sample: list[tuple[int, GeometryCase]] = []
+        self.pointed = _Reservoir(POINTS, self.settings.seed)
         self.spill: _Spill | None = None
         self.n = 0
         self.failures = 0
@@ -77,6 +82,7 @@ class GeometryAccumulator:
             self.sample.append((self.n, case))
         elif (slot := self.rng.randrange(self.n + 1)) < self.size:
             self.sample[slot] = (self.n, case)
+        self.pointed.add(self.n)
         self.n += 1
         self.failures += not case.passed
 
@@ -87,7 +93,23 @@ class GeometryAccumulator:
         if self.spill is None:
             return failure_geometry(cases, self.settings)
         with self.spill, blas_threads(self.n, self.settings.geometry_threads):
-            return _two_pass(cases, self.n, self.spill.cases(), self.settings)
+            pointed = frozenset(self.pointed.kept)
+            return _two_pass(cases, self.n, self.spill.cases(), pointed, self.settings)
+
+
+class _Reservoir:
+    """A seeded uniform sample of ``size`` indices of a stream (Algorithm R): every index while
+    there are no more than ``size``."""
+
+    def __init__(self, size: int, seed: int) -> None:
+        self.size, self.rng = size, random.Random(seed)
+        self.kept: list[int] = []
+
+    def add(self, index: int) -> None:
+        if index < self.size:
+            self.kept.append(index)
+        elif (slot := self.rng.randrange(index + 1)) < self.size:
+            self.kept[slot] = index
 
 
 class _Spill:
@@ -122,8 +144,7 @@ class _Model:
         self.directions: NDArray[np.floating] | None = None
         if usable >= 1 and tfidf.nnz:
             self.directions = truncated_svd_fit(tfidf, usable, settings.seed)[1]
-        self.reduced = self.embed(tfidf)
-        vectors = normalise(self.reduced)
+        vectors = normalise(self.embed(tfidf))
         self.choice = choose_k(
             vectors,
             fixed=settings.geometry_clusters,
@@ -136,7 +157,6 @@ class _Model:
             if self.choice.k > 1
             else np.zeros((1, vectors.shape[1]))
         )
-        self.sample_labels = nearest(vectors, self.centers)
 
     def embed(self, tfidf: Csr) -> NDArray[np.floating]:
         out = np.zeros((tfidf.shape[0], self.components), dtype=np.float64)
@@ -144,9 +164,13 @@ class _Model:
             out[:, : len(self.directions)] = np.asarray(tfidf @ self.directions.T)
         return out
 
-    def assign(self, cases: Sequence[GeometryCase]) -> tuple[Csr, NDArray[np.int_]]:
+    def assign(
+        self, cases: Sequence[GeometryCase]
+    ) -> tuple[Csr, NDArray[np.int_], NDArray[np.floating]]:
+        """The cases' TF-IDF, nearest centroids and scatter coordinates."""
         tfidf = self.vectorizer.transform(c.document for c in cases)
-        return tfidf, nearest(normalise(self.embed(tfidf)), self.centers)
+        reduced = self.embed(tfidf)
+        return tfidf, nearest(normalise(reduced), self.centers), reduced[:, :2]
 
 
 class _Clusters:
@@ -184,14 +208,22 @@ class _Clusters:
 
 
 def _two_pass(
-    sample: Sequence[GeometryCase], n: int, cases: Iterator[GeometryCase], settings: ProbeSettings
+    sample: Sequence[GeometryCase],
+    n: int,
+    cases: Iterator[GeometryCase],
+    pointed: frozenset[int],
+    settings: ProbeSettings,
 ) -> Observability:
     model = _Model(sample, settings)
     terms = model.vectorizer.terms
     clusters = _Clusters(len(model.centers), len(terms))
-    while chunk := list(islice(cases, _CHUNK)):
-        tfidf, labels = model.assign(chunk)
+    points: list[Point] = []
+    for start in itertools.count(0, _CHUNK):
+        if not (chunk := list(islice(cases, _CHUNK))):
+            break
+        tfidf, labels, scatter = model.assign(chunk)
         clusters.add(chunk, tfidf, labels)
+        points += _points(chunk, start, labels, scatter, pointed)
     labels = np.concatenate(clusters.labels) if clusters.labels else np.zeros(0, dtype=np.int_)
     means = clusters.tfidf / np.maximum(clusters.sizes, 1)[:, None]
     if len(means) > 1:
@@ -219,9 +251,21 @@ def _two_pass(
             {name: np.asarray(values) for name, values in clusters.targets.items()}, labels
         ),
         clusters=rows,
-        points=points_of(sample, model.sample_labels, model.reduced[:, :2]),
+        points=points,
         method=method.model_copy(update={"assigned": assigned}),
     )
+
+
+def _points(
+    chunk: Sequence[GeometryCase],
+    start: int,
+    labels: NDArray[np.int_],
+    scatter: NDArray[np.floating],
+    pointed: frozenset[int],
+) -> list[Point]:
+    """The points of the chunk's cases that have one (the chunk starts at case ``start``)."""
+    rows = [i for i in range(len(chunk)) if start + i in pointed]
+    return points_of([chunk[i] for i in rows], labels[rows], scatter[rows])
 
 
 accumulators.register("observability")(GeometryAccumulator)

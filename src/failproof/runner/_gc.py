@@ -8,7 +8,8 @@ an inner one freezes what exists by then too, and only the outermost one restore
 
 A host program that froze objects of its own (``gc.freeze()`` before forking workers, say) keeps
 them frozen: `gc.unfreeze` cannot tell its objects from ours, so inside such a host the blocks
-only change the threshold.
+only change the threshold. A process the command line owns (`own_process`) freezes for good:
+what a block froze lives until the command exits anyway, so it is never unfrozen.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["quiet_gc"]
+__all__ = ["own_process", "quiet_gc"]
 
 #: Allocations between two collections of the youngest generation during a run (default 700).
 #: A collection costs about as much per object whatever the threshold, but each one that runs
@@ -30,6 +31,14 @@ _lock = threading.Lock()
 _depth = [0]
 #: Whether the outermost block froze (the host had frozen nothing of its own).
 _freezing = [False]
+#: Whether the command line owns the process (see `own_process`).
+_owned = [False]
+
+
+def own_process() -> None:
+    """The process is the command line's: blocks freeze whatever was frozen before them, and
+    what they freeze stays frozen when they end."""
+    _owned[0] = True
 
 
 @contextmanager
@@ -40,7 +49,7 @@ def quiet_gc() -> Iterator[None]:
         _depth[0] += 1
         before = gc.get_threshold()
         if outermost:
-            _freezing[0] = gc.get_freeze_count() == 0
+            _freezing[0] = _owned[0] or gc.get_freeze_count() == 0
             gc.set_threshold(before[0] and max(before[0], RUN_THRESHOLD), *before[1:])
         if _freezing[0]:
             gc.freeze()
@@ -51,5 +60,5 @@ def quiet_gc() -> Iterator[None]:
             _depth[0] -= 1
             if outermost:
                 gc.set_threshold(*before)
-                if _freezing[0]:
+                if _freezing[0] and not _owned[0]:
                     gc.unfreeze()

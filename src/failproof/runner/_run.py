@@ -199,7 +199,8 @@ def _report(
     """The run's report, from the results this process just stored when they are what the store
     holds (``redacted``: the store redacted a secret in some), else read back from the store."""
     kept = held.as_stored(store.stream(run.id), redacted=redacted)
-    return build_report(run, store.stream(run.id, held=kept), settings)
+    with quiet_gc():  # the results held for the report are frozen while it is built
+        return build_report(run, store.stream(run.id, held=kept), settings)
 
 
 def _go(

@@ -13,6 +13,7 @@ from failproof.core import Case, CaseResult, Run
 from failproof.core._result import utc_now
 from failproof.report import Report, build_report
 from failproof.runner._execute import execute_cases
+from failproof.runner._gc import quiet_gc
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._plan import WorkItem
@@ -42,6 +43,7 @@ class ScoreOutcome:
     unmatched: list[tuple[str | None, str]] = field(default_factory=list)
 
 
+@quiet_gc()
 def score_responses(
     responses: str | Path,
     suites: Sequence[str | Path],
@@ -124,7 +126,8 @@ def _score(
         db.finish_run(run.id, "finished", finished)
         run = run.model_copy(update={"status": "finished", "finished_at": finished})
         source = db.stream(run.id)
-        report = build_report(run, db.stream(run.id, held=held.as_stored(source)), settings)
+        with quiet_gc():  # the results held for the report are frozen while it is built
+            report = build_report(run, db.stream(run.id, held=held.as_stored(source)), settings)
     finally:
         close_scorers(scorer_list)
         if own_store:
