@@ -5,6 +5,7 @@ results a process holds."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +24,9 @@ from failproof.report._html_data import (
     _scalars,
     _score_kv,
     _score_scalars,
+    script_json,
 )
+from failproof.report._html_pages import PAGE_SIZE
 from failproof.report._json import BATCH, JsonRenderer
 from failproof.report._present.cases import CaseIndex
 from failproof.store import Store
@@ -50,8 +53,9 @@ def test_xml_text_escapes_exactly_what_xml_forbids(text: object, written: str) -
 
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, str]]:
-    """A store holding the hostile results, more of them than one batch of the JSON report."""
-    report = hostile_report(BATCH + 44)
+    """A store holding the hostile results, more of them than one batch of the JSON report and
+    than one page of the HTML report's cases."""
+    report = hostile_report(max(BATCH, PAGE_SIZE) + 44)
     path = tmp_path_factory.mktemp("fast") / "results.db"
     with Store(path) as store:
         store.create_run(Run(id="r1", target={"name": "mock"}, suites=["s"]))
@@ -144,3 +148,41 @@ def test_a_report_of_held_results_writes_the_files_the_store_gives(
     for held in (True, False):
         write_reports(_report(stored, held=held), [fmt], tmp_path / str(held), folder=True)
     assert (tmp_path / "True" / name).read_bytes() == (tmp_path / "False" / name).read_bytes()
+
+
+def _reference_json(data: object) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return re.sub("[<>&\u2028\u2029\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param({"cases": [[1, "a<b"]], "strings": ["é </script>", "\u2028"]}, id="mixed"),
+        pytest.param({"strings": ["\ud800 & ]]>"], "n": 1.5, "none": None}, id="surrogate"),
+        pytest.param({}, id="empty-object"),
+        pytest.param(["<!--", {"k": "&"}], id="list"),
+        pytest.param({1: "<", "k": ">"}, id="number-key"),
+        pytest.param({"ok": "<", "nan": [float("nan")]}, id="not-finite"),
+    ],
+)
+def test_script_json_is_compact_json_with_what_could_end_the_element_escaped(data: object) -> None:
+    cleaned = json.loads(json.dumps(data).replace("NaN", "null"))
+    assert script_json(data) == _reference_json(cleaned)
+
+
+def test_a_known_secret_is_redacted_from_the_html_pages_as_from_each_whole(
+    stored: tuple, tmp_path: Path, secret: str
+) -> None:
+    report = _report(stored, held=True)
+    write_reports(report, ["html"], tmp_path / "on" / "report.html")
+    forget_secrets()
+    write_reports(report, ["html"], tmp_path / "off" / "report.html")
+    add_secret(secret)
+    pages = sorted((tmp_path / "on" / "report.cases").iterdir())
+    assert len(pages) == 2
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        plain = (tmp_path / "off" / "report.cases" / page.name).read_text(encoding="utf-8")
+        assert secret not in text and secret in plain
+        assert text == redact(plain)

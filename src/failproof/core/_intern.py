@@ -10,10 +10,12 @@ class Interner:
 
     def __init__(self) -> None:
         self.items: list[str] = []
-        self._index: dict[str, int] = {}
+        #: The integer of each string seen (read it directly where a call costs too much).
+        self.index: dict[str, int] = {}
 
     def __call__(self, text: str) -> int:
-        if text not in self._index:
-            self._index[text] = len(self.items)
+        found = self.index.get(text)
+        if found is None:
+            found = self.index[text] = len(self.items)
             self.items.append(text)
-        return self._index[text]
+        return found

@@ -29,6 +29,7 @@ __all__ = [
     "case_payload",
     "page_payload",
     "script_json",
+    "script_json_parts",
     "stored_points",
 ]
 
@@ -81,11 +82,45 @@ _UNSAFE_JSON = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 
 def script_json(data: Any) -> str:
     """``data`` as JSON that is inert inside a ``<script type="application/json">`` element."""
+    return "".join(script_json_parts(data))
+
+
+def script_json_parts(data: Any) -> list[str]:
+    """`script_json` of ``data`` in parts, an object's members one by one: joined, the same
+    text; apart, a member whose text is all ASCII is escaped (and written) as the compact
+    string it is, whatever characters the others hold."""
     try:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        if isinstance(data, dict) and all(type(key) is str for key in data):
+            return _member_parts(data)
+        return [_inert(_dumps(data))]
     except ValueError:  # NaN or infinity somewhere: JSON has no such number
-        text = json.dumps(_clean(data), ensure_ascii=False, separators=(",", ":"))
-    return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+        return [_inert(json.dumps(_clean(data), ensure_ascii=False, separators=(",", ":")))]
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _member_parts(data: dict[str, Any]) -> list[str]:
+    """The object's JSON as ``{``, each member's key and value, ``}`` (what `json.dumps` writes
+    for it, in parts)."""
+    parts = ["{"]
+    for i, (key, value) in enumerate(data.items()):
+        parts += ("," if i else "") + _inert(_dumps(key)) + ":", _inert(_dumps(value))
+    return [*parts, "}"]
+
+
+def _inert(text: str) -> str:
+    """JSON text with ``<``, ``>``, ``&``, U+2028, U+2029 and lone surrogates escaped."""
+    if not text.isascii():
+        return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    for char, escaped in _ASCII_UNSAFE:  # ASCII text holds no separator and no surrogate
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
+
+
+_ASCII_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"))
 
 
 def _clean(value: Any) -> Any:
@@ -179,6 +214,7 @@ class _Encoder:
 
     def __init__(self) -> None:
         self.strings = Interner()
+        self.index = self.strings.index
         self.enums = {name: Interner() for name in _ENUMS}
         self._enum = [self.enums[name] for name in _ENUMS]  # in FIELDS order
 
@@ -186,10 +222,15 @@ class _Encoder:
         if value is None:
             return None
         text = value if type(value) is str else str(value)
-        return self.strings(text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT])
+        if len(text) > OUTPUT_LIMIT:
+            text = text[:OUTPUT_LIMIT]
+        found = self.index.get(text)  # the interner's work without its call, for a string seen
+        return self.strings(text) if found is None else found
 
     def texts(self, values: object) -> list[int | None]:
-        return [self.text(v) for v in values] if isinstance(values, list | tuple) else []
+        if not values or not isinstance(values, list | tuple):
+            return []
+        return [self.text(v) for v in values]
 
     def row(self, result: CaseResult, point: tuple[Any, ...]) -> list[Any]:
         """The result's values in `FIELDS` order."""
@@ -276,11 +317,13 @@ def _score_kv(score: CaseScore, strings: Interner) -> list[Any] | None:
     if score.model_extra:
         return _kv(_scalars(_score_scalars(score)), strings)
     values = score.__dict__  # the fields' values, as pydantic keeps them
+    index = strings.index
     out: list[Any] = []
     for name in _SCALAR_FIELDS:
         value = values[name]
         if value is None or name not in _JUDGEMENTS:  # a judgement present dumps as a dict
-            out += (strings(name), value)
+            key = index.get(name)
+            out += (strings(name) if key is None else key), value
     return out or None
 
 

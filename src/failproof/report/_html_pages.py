@@ -13,7 +13,9 @@ from typing import Any
 
 from failproof.core import CaseResult
 from failproof.guard import atomic_write_text, redact
-from failproof.report._html_data import page_payload, script_json, stored_points
+from failproof.guard._files import atomic_writer
+from failproof.guard._secrets import knows_secrets
+from failproof.report._html_data import page_payload, script_json_parts, stored_points
 from failproof.report._model import Report
 from failproof.report._verdict import case_verdict
 from failproof.store import StoredResults
@@ -53,8 +55,8 @@ class PageWriter:
         offset = self.number * PAGE_SIZE
         payload = page_payload(self.chunk, offset, self.points)
         self.dots += _dots(self.chunk, offset, self.points)
-        text = f"fpPage({self.number}, {script_json(payload)});\n"
-        atomic_write_text(self.folder / page_name(self.number), redact(text))
+        parts = [f"fpPage({self.number}, ", *script_json_parts(payload), ");\n"]
+        _write_parts(self.folder / page_name(self.number), parts)
         self.first = self.first or payload
         self.number += 1
         self.chunk = []
@@ -68,6 +70,17 @@ class PageWriter:
             "points": self.dots,
             "has_points": bool(self.dots),
         }
+
+
+def _write_parts(path: Path, parts: list[str]) -> None:
+    """The text of ``parts`` written to ``path`` in one step, part by part (no part is copied
+    into a whole), or whole where a known secret could span two of them."""
+    if knows_secrets():
+        atomic_write_text(path, redact("".join(parts)))
+        return
+    with atomic_writer(path) as out:
+        for part in parts:
+            out.write(part)
 
 
 def write_pages(report: Report, source: StoredResults, folder: Path) -> dict[str, Any]:

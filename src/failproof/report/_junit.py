@@ -7,11 +7,12 @@ characters, lone surrogates) is written as a visible ``\\uXXXX`` escape, so the 
 
 from __future__ import annotations
 
-import shutil
+import codecs
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TextIO
 
 from failproof.core import CaseResult
 from failproof.core._case_verdict import unscored_reason
@@ -91,9 +92,15 @@ def _attribute(value: str) -> str:
     return value
 
 
+def _value(value: object) -> str:
+    return _attribute(xml_text(value))
+
+
 def _tag(tag: str, text: str | None = None, **attrs: object) -> str:
     """One element with no children, written as `xml.etree.ElementTree` would write it."""
-    pairs = "".join(f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None)
+    pairs = "".join(
+        [f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None]
+    )
     body = xml_text(text) if text else ""
     if not body:
         return f"<{tag}{pairs} />"
@@ -140,10 +147,11 @@ def _testcase(result: CaseResult) -> tuple[str, str]:
     seconds = f"{result.latency_ms / 1000:.3f}" if result.latency_ms is not None else "0"
     classname = f"{result.suite}.{result.category}"
     outcome, inner = _outcome(result)
-    case = _tag("testcase", None, name=name, classname=classname, time=seconds)
+    # what _tag("testcase", name=..., classname=..., time=seconds) writes; the time is a number
+    case = f'<testcase name="{_value(name)}" classname="{_value(classname)}" time="{seconds}"'
     if inner is None:
-        return outcome, case
-    return outcome, f"{case[: -len(' />')]}>\n      {inner}\n    </testcase>"
+        return outcome, case + " />"
+    return outcome, f"{case}>\n      {inner}\n    </testcase>"
 
 
 def _properties(parent: ET.Element, report: Report, suite: str) -> None:
@@ -166,12 +174,12 @@ def _properties(parent: ET.Element, report: Report, suite: str) -> None:
 
 
 class _SuiteWriter:
-    """One ``<testsuite>`` written case by case: its cases go to a spill file, its opening tag
-    (which carries the counts) is written once the suite's last case is seen."""
+    """One ``<testsuite>`` written case by case: its cases go to the sink's spill file (UTF-8),
+    its opening tag (which carries the counts) is made once the suite's last case is seen."""
 
-    def __init__(self, report: Report, name: str) -> None:
-        self.report, self.name = report, name
-        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in close)
+    def __init__(self, report: Report, name: str, spill: BinaryIO) -> None:
+        self.report, self.name, self.spill = report, name, spill
+        self.start = spill.tell()
         self.counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0}
         self.seconds = 0.0
 
@@ -180,9 +188,9 @@ class _SuiteWriter:
         self.counts["tests"] += 1
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
         self.seconds += (result.latency_ms or 0) / 1000
-        self.body.write("\n    " + redact(case))
+        self.spill.write(("\n    " + redact(case)).encode("utf-8"))
 
-    def close(self, out: TextIO) -> dict[str, int]:
+    def close(self) -> _Suite:
         node = _element(
             ET.Element("x"),
             "testsuite",
@@ -200,12 +208,34 @@ class _SuiteWriter:
         ET.indent(node, level=1)
         opening = ET.tostring(node, encoding="unicode")
         opening = opening[: opening.rindex("</testsuite>")].rstrip()
-        out.write("\n  " + redact(opening))
-        self.body.seek(0)
-        shutil.copyfileobj(self.body, out)
-        self.body.close()
-        out.write("\n  </testsuite>")
-        return {**self.counts, "seconds": round(self.seconds * 1000)}
+        totals = {**self.counts, "seconds": round(self.seconds * 1000)}
+        return _Suite(redact(opening), self.start, self.spill.tell(), totals)
+
+
+@dataclass(frozen=True)
+class _Suite:
+    """A written suite: its opening tag, where its cases lie in the spill file, its totals."""
+
+    opening: str
+    start: int
+    end: int
+    totals: dict[str, int]
+
+
+def _copy(spill: BinaryIO, start: int, end: int, out: TextIO) -> None:
+    """The spill file's bytes ``start:end`` written to ``out`` as text."""
+    spill.seek(start)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    left = end - start
+    while left > 0:
+        chunk = spill.read(min(left, _COPY_CHUNK))
+        left -= len(chunk)
+        out.write(decoder.decode(chunk, final=left <= 0 or not chunk))
+        if not chunk:
+            break
+
+
+_COPY_CHUNK = 1 << 20
 
 
 def _by_suite(report: Report) -> Iterator[CaseResult]:
@@ -223,25 +253,26 @@ def _by_suite(report: Report) -> Iterator[CaseResult]:
 
 class JUnitSink:
     """The JUnit XML of ``report`` written to ``out`` one case at a time (cases of a suite come
-    together); the testsuites' element, which carries the totals, is written at `close`."""
+    together): the cases go to one spill file; the testsuites' element, which carries the
+    totals, then each suite's opening tag and its cases are written at `close`."""
 
     def __init__(self, report: Report, out: TextIO) -> None:
         self.report, self.out = report, out
-        self.body = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 (closed in close)
-        self.totals: list[dict[str, int]] = []
+        self.spill = tempfile.TemporaryFile("w+b")  # noqa: SIM115 (closed in close)
+        self.suites: list[_Suite] = []
         self.suite: _SuiteWriter | None = None
 
     def add(self, result: CaseResult) -> None:
         if self.suite is None or self.suite.name != result.suite:
             if self.suite is not None:
-                self.totals.append(self.suite.close(self.body))
-            self.suite = _SuiteWriter(self.report, result.suite)
+                self.suites.append(self.suite.close())
+            self.suite = _SuiteWriter(self.report, result.suite, self.spill)
         self.suite.add(result)
 
     def close(self) -> None:
         if self.suite is not None:
-            self.totals.append(self.suite.close(self.body))
-        totals = self.totals
+            self.suites.append(self.suite.close())
+        totals = [suite.totals for suite in self.suites]
         root = ET.Element("testsuites", name=xml_text(f"failproof {self.report.run.id}"))
         root.attrib.update(
             tests=str(sum(t["tests"] for t in totals)),
@@ -256,10 +287,16 @@ class JUnitSink:
             self.out.write(f"{head}{opening}\n")
         else:
             self.out.write(head + opening[: -len(" />")] + ">")
-            self.body.seek(0)
-            shutil.copyfileobj(self.body, self.out)
+            self._suites()
             self.out.write("\n</testsuites>\n")
-        self.body.close()
+        self.spill.close()
+
+    def _suites(self) -> None:
+        self.spill.flush()
+        for suite in self.suites:
+            self.out.write("\n  " + suite.opening)
+            _copy(self.spill, suite.start, suite.end, self.out)
+            self.out.write("\n  </testsuite>")
 
 
 @renderers.register("junit")
