@@ -74,6 +74,9 @@ class Target(ABC):
 
     name: ClassVar[str] = "target"
     max_concurrency: int | None = None
+    #: Whether a call can hang, so that the runner bounds it by the run's timeout. A target whose
+    #: answers the process reads itself (a recorded file) has nothing to wait for.
+    waits: ClassVar[bool] = True
 
     @abstractmethod
     async def generate(self, case: Case) -> Response:

@@ -166,6 +166,7 @@ class ReplayTarget(Target):
     """Serves recorded responses; a case with no recording gets an error response."""
 
     name = "replay"
+    waits = False
 
     def __init__(self, recorded: Recorded) -> None:
         self.recorded = recorded
