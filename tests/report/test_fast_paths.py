@@ -164,6 +164,11 @@ def _reference_json(data: object) -> str:
         pytest.param(["<!--", {"k": "&"}], id="list"),
         pytest.param({1: "<", "k": ">"}, id="number-key"),
         pytest.param({"ok": "<", "nan": [float("nan")]}, id="not-finite"),
+        pytest.param(
+            {"strings": ["a<b", *["x"] * 300, "é\u2028", *["&"] * 300], "cases": [[1, None]] * 600},
+            id="long-lists",
+        ),
+        pytest.param({"strings": ["\ud800"] * 513, "more": [[]] * 257}, id="long-non-ascii"),
     ],
 )
 def test_script_json_is_compact_json_with_what_could_end_the_element_escaped(data: object) -> None:
