@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from failproof.report._html_data import (
 )
 from failproof.report._html_pages import PAGE_SIZE
 from failproof.report._json import BATCH, JsonRenderer
+from failproof.report._junit import _tag
 from failproof.report._present.cases import CaseIndex
 from failproof.store import Store
 
@@ -191,3 +193,23 @@ def test_a_known_secret_is_redacted_from_the_html_pages_as_from_each_whole(
         plain = (tmp_path / "off" / "report.cases" / page.name).read_text(encoding="utf-8")
         assert secret not in text and secret in plain
         assert text == redact(plain)
+
+
+XML_HOSTILE = [
+    pytest.param("plain words", id="plain"),
+    pytest.param('a & b < c > d "q"\ttab\nnewline\rreturn', id="markup-and-whitespace"),
+    pytest.param("]]> <![CDATA[ x ]]>", id="cdata-end"),
+    pytest.param("nul\x00 esc\x1b[31m", id="controls"),
+    pytest.param("é & \ud800 \ufffe <", id="non-ascii"),
+    pytest.param("x" * 5000 + "<", id="long"),
+]
+
+
+@pytest.mark.parametrize("text", XML_HOSTILE)
+def test_a_junit_element_is_written_as_element_tree_writes_it(text: str) -> None:
+    node = ET.Element("failure", {"type": xml_text(text), "message": xml_text(text)})
+    node.text = xml_text(text)
+    assert _tag("failure", text, type=text, message=text) == ET.tostring(node, "unicode")
+    assert _tag("skipped", message=text) == ET.tostring(
+        ET.Element("skipped", {"message": xml_text(text)}), "unicode"
+    )

@@ -92,20 +92,36 @@ def _attribute(value: str) -> str:
     return value
 
 
+def _plain(text: str, special: bytes) -> bool:
+    """Whether ``text`` is ASCII without any of the ``special`` characters (nothing to escape)."""
+    return text.isascii() and len(text.encode("ascii").translate(None, special)) == len(text)
+
+
+#: What XML 1.0 forbids in ASCII (`xml_text`): the C0 controls but tab, newline, return.
+_CONTROLS = bytes(c for c in range(0x20) if c not in b"\t\n\r")
+_NOT_PLAIN_TEXT = _CONTROLS + b"&<>"
+_NOT_PLAIN_VALUE = _CONTROLS + b'&<>"\r\n\t'
+
+
 def _value(value: object) -> str:
-    return _attribute(xml_text(value))
+    """An attribute value escaped (`xml_text`, then `_attribute`)."""
+    text = "" if value is None else str(value)
+    return text if _plain(text, _NOT_PLAIN_VALUE) else _attribute(xml_text(text))
+
+
+def _body(text: str) -> str:
+    """Character data escaped (`xml_text`, then ``&``, ``<``, ``>``)."""
+    if _plain(text, _NOT_PLAIN_TEXT):
+        return text
+    return xml_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _tag(tag: str, text: str | None = None, **attrs: object) -> str:
     """One element with no children, written as `xml.etree.ElementTree` would write it."""
-    pairs = "".join(
-        [f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None]
-    )
-    body = xml_text(text) if text else ""
-    if not body:
+    pairs = "".join([f' {k}="{_value(v)}"' for k, v in attrs.items() if v is not None])
+    if not text:
         return f"<{tag}{pairs} />"
-    body = body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return f"<{tag}{pairs}>{body}</{tag}>"
+    return f"<{tag}{pairs}>{_body(text)}</{tag}>"
 
 
 _ATTRIBUTE_ENTITIES = (
