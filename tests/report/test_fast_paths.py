@@ -18,7 +18,7 @@ from failproof.core import CaseResult, CaseScore, Run
 from failproof.core._intern import Interner
 from failproof.guard import add_secret, forget_secrets, redact
 from failproof.render._text import xml_text
-from failproof.report import Report, build_report, renderers, write_reports
+from failproof.report import Report, _junit, build_report, renderers, write_reports
 from failproof.report._html_data import (
     _kv,
     _refusal_kv,
@@ -213,3 +213,15 @@ def test_a_junit_element_is_written_as_element_tree_writes_it(text: str) -> None
     assert _tag("skipped", message=text) == ET.tostring(
         ET.Element("skipped", {"message": xml_text(text)}), "unicode"
     )
+
+
+def test_junit_cases_spilled_to_a_file_are_written_as_those_kept_in_memory(
+    stored: tuple, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = _report(stored, held=True)
+    write_reports(report, ["junit"], tmp_path / "memory.xml")
+    monkeypatch.setattr(_junit, "SPILL_IN_MEMORY", 1)  # a file from the first case on
+    write_reports(report, ["junit"], tmp_path / "file.xml")
+    memory = (tmp_path / "memory.xml").read_bytes()
+    assert memory == (tmp_path / "file.xml").read_bytes()
+    assert memory.count(b"<testcase ") == report.case_count
