@@ -168,10 +168,6 @@ def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
     return out
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT]
-
-
 def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:
     """The scalar entries of a case score (its lists and texts are drawn separately)."""
     skip = ("task", "probe_input", "explanation")
