@@ -5,6 +5,11 @@ steps already stored): a stored step is taken instead of a call, so a resumed at
 path without sending any finished step again, and an offline replay needs no model at all. A
 target's answer, stored or new, is scored again by failproof's scorers: the verdict never comes
 from the attacker.
+
+An agent case's target step is played as a run plays the case: its stub tools and its MCP
+servers' tools are offered, and each call the model makes is run (on the real server, in a fresh
+session per step). The step is stored whole, with its tool uses: a resumed attack replays it and
+never calls the servers again; a step cut off before it was stored is played, and calls, again.
 """
 
 from __future__ import annotations
@@ -93,6 +98,9 @@ class AttackContext:
     token_budget: int | None = None
     #: Attacker answers in a row that declined to write an attack (or failed).
     declined_in_a_row: int = 0
+    #: How long the case's MCP servers may take to start and to answer; None: they are never
+    #: reached (an offline replay, which can call nothing).
+    mcp_timeout_s: float | None = None
 
     @property
     def base(self) -> list[Message]:
@@ -130,9 +138,9 @@ class AttackContext:
         """Ask the attacker; the step's ``output`` is its answer (``error`` when it failed)."""
         if self.done:
             raise BudgetSpent
-        case = self.case.model_copy(
-            update={"system": system, "task": None, "input": user, "turns": [], "expect": None}
-        )
+        update: dict[str, object] = {"system": system, "task": None, "input": user, "turns": []}
+        no_tools: dict[str, object] = {"tools": [], "mcp_servers": []}  # none for the attacker
+        case = self.case.model_copy(update={**update, **no_tools, "expect": None})
         step, _, stored = await self._step(case, "attacker", round=round)
         declined = step.error is not None or attacker_declined(step.output)
         self.declined_in_a_row = self.declined_in_a_row + 1 if declined else 0
@@ -183,10 +191,10 @@ class AttackContext:
         stored = self.journal.take(kind, request)
         if stored is not None:
             response = _replayed(stored)
-        elif kind == "target" and case.tools:
-            _, response = await play_agent(case, self.call_target)
+        elif kind == "target":
+            response = await self._target(case)
         else:
-            response = await (self.call_target if kind == "target" else self.call_attacker)(case)
+            response = await self.call_attacker(case)
         step = AttackStep(
             suite=self.case.suite,
             case_id=self.case.id,
@@ -204,6 +212,19 @@ class AttackContext:
             tool_limit=response.tool_limit,
         )
         return step, response, stored
+
+    async def _target(self, case: Case) -> Response:
+        """The target's answer; an agent case's tools (its stubs, its MCP servers') are offered
+        and its calls run, as in a run."""
+        if case.mcp_servers and self.mcp_timeout_s is not None:
+            from failproof.runner._mcp_tools import play_with_mcp  # loads the mcp extra
+
+            _, response = await play_with_mcp(case, self.call_target, timeout_s=self.mcp_timeout_s)
+            return response
+        if case.tools:
+            _, response = await play_agent(case, self.call_target)
+            return response
+        return await self.call_target(case)
 
     def _keep(self, step: AttackStep, *, fresh: bool) -> AttackStep:
         self.steps.append(step)

@@ -231,6 +231,7 @@ def _context(parts: _Parts, case: Case, stored: list[AttackStep]) -> AttackConte
         record=partial(_record, parts.store, parts.attack_id),
         journal=Journal(stored),
         token_budget=request.token_budget,
+        mcp_timeout_s=parts.target.timeout_s if parts.target else None,
     )
 
 

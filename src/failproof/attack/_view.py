@@ -75,7 +75,7 @@ def _step(step: AttackStep) -> PathStep:
         note=step.note,
         messages=tuple((m.role, m.content) for m in step.messages),
         tools=tuple(
-            ToolStep(u.step, u.call.name, u.call.arguments, u.error or u.result)
+            ToolStep(u.step, u.call.name, u.call.arguments, u.error or u.result, u.server)
             for u in step.tool_uses
         ),
         broke=step.broken,

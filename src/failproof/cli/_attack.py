@@ -110,10 +110,15 @@ def _price(model: str, tokens: str) -> OptionInfo:
 
 
 def _progress(ctx: AttackContext) -> None:
+    from failproof.render._text import excerpt
+
     sent = sum(1 for s in ctx.steps if s.kind == "target" and s.round > 0)
     how = "broken" if ctx.broken else "held"
     if not ctx.broken and not sent and len(ctx.steps) > ctx.queries:
         how = "not attacked (the attacker declined to write an attack)"
+    failed = [s.error for s in ctx.steps if s.kind == "target" and s.error is not None]
+    if not ctx.broken and failed and len(failed) == ctx.queries:
+        how = escape(f"not tested: every target call failed ({excerpt(failed[0], 200)})")
     where = escape(f"{ctx.case.suite}/{ctx.case.id}")
     calls = f"{ctx.queries} target call" + ("" if ctx.queries == 1 else "s")
     stderr.print(f"  {where}: {how} after {calls}", highlight=False)
@@ -231,8 +236,9 @@ def attack(
     The goal test is failproof's own verdict (fail or policy_violation), never the attacker's;
     with --judge it is the verdict fused by the judge's role (a willing but useless answer is
     not a break, a disguised delivery is), and the report counts breaks by who decided them.
-    Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error, 130
-    interrupted (the command to resume is printed).
+    Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error (or a
+    case not tested: every target call failed), 130 interrupted (the command to resume is
+    printed).
     """
     from failproof.attack import AttackRequest, StrategyOptions, replay_attack
     from failproof.attack._request import Prices
@@ -315,13 +321,15 @@ def _finish(
     quiet: bool,
     stem: str,
 ) -> None:
-    """Write the report, say how each strategy did; exit 1 when any case broke."""
-    from failproof.attack._report import build_attack_report
+    """Write the report, say how each strategy did; exit 1 when any case broke, else 3 when a
+    case could not be tested (every target call failed), else 0."""
+    from failproof.attack._report import build_attack_report, untested
 
     report = build_attack_report(attacks)
     for path in write_attack_report(report, formats, folder, stem):
         stderr.print(f"wrote {path}", highlight=False)
     broken = any(case.broken for case in report.cases)
+    failed = sum(1 for case in report.cases if untested(case))
     for name, summary in report.strategies.items():
         if not quiet:
             skipped = summary.get("not_attacked") or 0
@@ -330,4 +338,6 @@ def _finish(
                 f"{name}: {summary['broken']} of {summary['cases']} cases broken{note}",
                 highlight=False,
             )
-    raise typer.Exit(1 if broken else 0)
+    if failed and not quiet:
+        stderr.print(f"{failed} case(s) not tested: every target call failed", highlight=False)
+    raise typer.Exit(1 if broken else 3 if failed else 0)

@@ -24,6 +24,7 @@ class ToolStep:
     name: str
     arguments: str
     outcome: str
+    server: str | None = None  # the MCP server that answered (None: the case's stub)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,12 @@ def _role(text: str) -> str:
     return f"<div class='role'>{text}</div>"
 
 
+def _tool_role(tool: ToolStep) -> str:
+    """``tool call · step 2``, and the MCP server that answered it."""
+    where = f" · {html_text(tool.server)}" if tool.server else ""
+    return f"tool call · step {tool.step + 1}{where}"
+
+
 def _html_step(step: PathStep) -> str:
     if step.attacker:
         return (
@@ -80,7 +87,7 @@ def _html_step(step: PathStep) -> str:
         if role != "system"
     )
     tools = "".join(
-        f"{_role(f'tool call · step {t.step + 1}')}<pre>{html_text(t.name)}"
+        f"{_role(_tool_role(t))}<pre>{html_text(t.name)}"
         f"({html_text(t.arguments)}) → {html_text(t.outcome)}</pre>"
         for t in step.tools
     )

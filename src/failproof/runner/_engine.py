@@ -164,15 +164,11 @@ class Engine:
         """An agent case: its stub tools, and the tools of its MCP servers (called for real)."""
         if not item.case.mcp_servers:
             return await play_agent(item.case, self._turn)
-        from failproof.runner._mcp_tools import play_with_mcp
+        from failproof.runner._mcp_tools import CallRecord, play_with_mcp
 
+        record = CallRecord(self.store, self.run_id, item.key)
         return await play_with_mcp(
-            item.case,
-            self._turn,
-            store=self.store,
-            run_id=self.run_id,
-            key=item.key,
-            timeout_s=self.caller.timeout_s,
+            item.case, self._turn, timeout_s=self.caller.timeout_s, record=record
         )
 
     async def _turn(self, case: Case) -> Response:

@@ -4,8 +4,13 @@ For each case the runner connects to the case's ``mcp_servers`` (a fresh session
 server's state never leaks between cases), lists their tools before every model call (a tool
 that changes after its first listing is seen changed, as a real client would see it), and sends
 each call the model makes to the server that owns the tool. The case's stub tools come first; a
-server's tool whose name is taken or is not a valid tool name is not offered. Every call and its
-result is stored at once: a resumed run reuses the stored result and never calls the server again.
+server's tool whose name is taken or is not a valid tool name is not offered.
+
+A run keeps every call and its result at once (a `CallRecord`: the store's ``mcp_calls`` table):
+a resumed run reuses the stored result and never calls the server again. An attack is not a run
+and keeps no per-call record: its journal stores each target step whole, with its ``tool_uses``,
+so a resumed attack replays a finished step without reaching the servers; a step cut off mid-way
+(no step stored yet) is played again and calls the servers again.
 """
 
 from __future__ import annotations
@@ -27,20 +32,40 @@ from failproof.mcp._scan import describe_error
 from failproof.runner._agent import Answer, play_agent, run_tool, schema_problem
 from failproof.store import Store
 
-__all__ = ["McpTools", "play_with_mcp"]
+__all__ = ["CallRecord", "McpTools", "play_with_mcp"]
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _EMPTY = {"type": "object", "properties": {}}
 
 
-@dataclass
-class McpTools:
-    """The toolbox of one case: its stubs, then its servers' tools."""
+@dataclass(frozen=True)
+class CallRecord:
+    """Where a run keeps the MCP calls of one case (its suite, case id and sample)."""
 
-    links: list[tuple[McpServer, Connection]]
     store: Store
     run_id: str
     key: tuple[str, str, int]
+
+    def get(self, step: int, call: ToolCall) -> ToolUse | None:
+        """The stored call and its result, or None when it was never made."""
+        stored = self.store.mcp_call(self.run_id, self._call_key(step, call))
+        return None if stored is None else ToolUse.model_validate_json(stored)
+
+    def put(self, step: int, call: ToolCall, use: ToolUse) -> None:
+        self.store.add_mcp_call(self.run_id, self._call_key(step, call), use.model_dump_json())
+
+    def _call_key(self, step: int, call: ToolCall) -> str:
+        parts = [*self.key, step, call.id, call.name, call.arguments]
+        return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class McpTools:
+    """The toolbox of one case: its stubs, then its servers' tools. ``record`` keeps each call
+    (None: no per-call record, as in an attack)."""
+
+    links: list[tuple[McpServer, Connection]]
+    record: CallRecord | None
     timeout_s: float
     owners: dict[str, Connection] = field(default_factory=dict)
     listed: dict[int, list[ToolDef]] = field(default_factory=dict)
@@ -78,17 +103,14 @@ class McpTools:
         connection = self.owners.get(call.name)
         if connection is None:
             return run_tool(case, step, call)
-        key = self._call_key(step, call)
-        stored = self.store.mcp_call(self.run_id, key)
+        if self.record is None:
+            return await self._call(connection, case, step, call)
+        stored = self.record.get(step, call)
         if stored is not None:
-            return ToolUse.model_validate_json(stored)
+            return stored
         use = await self._call(connection, case, step, call)
-        self.store.add_mcp_call(self.run_id, key, use.model_dump_json())
+        self.record.put(step, call, use)
         return use
-
-    def _call_key(self, step: int, call: ToolCall) -> str:
-        parts = [*self.key, step, call.id, call.name, call.arguments]
-        return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
 
     async def _call(self, connection: Connection, case: Case, step: int, call: ToolCall) -> ToolUse:
         import anyio
@@ -126,30 +148,29 @@ def _unsendable(case: Case, call: ToolCall) -> str | None:
 
 @asynccontextmanager
 async def _toolbox(
-    case: Case, store: Store, run_id: str, key: tuple[str, str, int], timeout_s: float
+    case: Case, record: CallRecord | None, timeout_s: float
 ) -> AsyncIterator[McpTools]:
     async with AsyncExitStack() as stack:
         links: list[tuple[McpServer, Connection]] = []
         for ref in case.mcp_servers:
             spec = parse_server(ref.server, ref.headers)
             links.append((ref, await stack.enter_async_context(connect(spec, timeout_s=timeout_s))))
-        yield McpTools(links, store, run_id, key, timeout_s)
+        yield McpTools(links, record, timeout_s)
 
 
 async def play_with_mcp(
     case: Case,
     answer: Answer,
     *,
-    store: Store,
-    run_id: str,
-    key: tuple[str, str, int],
     timeout_s: float,
+    record: CallRecord | None = None,
 ) -> tuple[Case, Response]:
     """Play an agent case whose tools come (also) from MCP servers; a server that cannot be
-    reached makes the case an error, never a pass."""
+    reached makes the case an error, never a pass. ``record`` keeps each call (a run's resume
+    reuses it); None keeps none (an attack's journal keeps the whole step instead)."""
     played: tuple[Case, Response] | None = None
     try:
-        async with _toolbox(case, store, run_id, key, timeout_s) as toolbox:
+        async with _toolbox(case, record, timeout_s) as toolbox:
             played = await play_agent(case, answer, toolbox)
     except Exception as exc:  # a hostile or missing server: the case records why
         if played is None:
