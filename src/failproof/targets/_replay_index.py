@@ -5,7 +5,8 @@ millions of answers in flat memory.
 errors, naming the line), and keeps per line only its key's hash, its byte offset and its line
 number: 20 bytes an answer, sorted by hash. `ResponseIndex.find` reads and checks one line again
 when its case comes (the key compared in full: a hash shared by two keys costs a second read,
-never a wrong answer). The first `HELD` answers stay in memory, so a small file is read once.
+never a wrong answer). The first `HELD` answers stay in memory, so a small file is read once;
+when they are the whole file, a dictionary finds them by key.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ class ResponseIndex(Closing):
         self._linenos: NDArray[np.int64] = np.frombuffer(lines.linenos, dtype=np.int64)
         self._used = np.zeros(len(hashes), dtype=np.bool_)
         self._held = held
+        self._by_key: dict[Key, list[int]] | None = None
+        if len(held) == len(hashes):
+            self._by_key = {}
+            for index, record in enumerate(held):
+                self._by_key.setdefault((record.suite, record.case_id), []).append(index)
         self._file = path.open("rb")
 
     def __len__(self) -> int:
@@ -87,13 +93,16 @@ class ResponseIndex(Closing):
 
     def _indices(self, h: int) -> list[int]:
         """The answer lines whose key hashes to ``h``."""
-        start = int(np.searchsorted(self._hashes, h, side="left"))
-        stop = int(np.searchsorted(self._hashes, h, side="right"))
+        start = int(self._hashes.searchsorted(h, side="left"))
+        stop = int(self._hashes.searchsorted(h, side="right"))
         return [int(i) for i in self._at[start:stop]]
 
     def _matches(self, key: Key) -> Iterator[tuple[int, RecordedResponse]]:
         """The answer lines whose key is ``key``, with their answers (at most one: duplicates
         are refused)."""
+        if self._by_key is not None:
+            yield from ((index, self._held[index]) for index in self._by_key.get(key, ()))
+            return
         for index in self._indices(_hash(key)):
             record = self.record(index)
             if (record.suite, record.case_id) == key:
