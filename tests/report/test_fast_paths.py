@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from failproof.core import CaseResult, CaseScore, Run
 from failproof.core._intern import Interner
 from failproof.guard import add_secret, forget_secrets, redact
 from failproof.render._text import xml_text
-from failproof.report import Report, build_report, renderers, write_reports
+from failproof.report import Report, _junit, build_report, renderers, write_reports
 from failproof.report._html_data import (
     _kv,
     _refusal_kv,
@@ -28,6 +29,7 @@ from failproof.report._html_data import (
 )
 from failproof.report._html_pages import PAGE_SIZE
 from failproof.report._json import BATCH, JsonRenderer
+from failproof.report._junit import _tag
 from failproof.report._present.cases import CaseIndex
 from failproof.store import Store
 
@@ -164,6 +166,11 @@ def _reference_json(data: object) -> str:
         pytest.param(["<!--", {"k": "&"}], id="list"),
         pytest.param({1: "<", "k": ">"}, id="number-key"),
         pytest.param({"ok": "<", "nan": [float("nan")]}, id="not-finite"),
+        pytest.param(
+            {"strings": ["a<b", *["x"] * 300, "é\u2028", *["&"] * 300], "cases": [[1, None]] * 600},
+            id="long-lists",
+        ),
+        pytest.param({"strings": ["\ud800"] * 513, "more": [[]] * 257}, id="long-non-ascii"),
     ],
 )
 def test_script_json_is_compact_json_with_what_could_end_the_element_escaped(data: object) -> None:
@@ -186,3 +193,35 @@ def test_a_known_secret_is_redacted_from_the_html_pages_as_from_each_whole(
         plain = (tmp_path / "off" / "report.cases" / page.name).read_text(encoding="utf-8")
         assert secret not in text and secret in plain
         assert text == redact(plain)
+
+
+XML_HOSTILE = [
+    pytest.param("plain words", id="plain"),
+    pytest.param('a & b < c > d "q"\ttab\nnewline\rreturn', id="markup-and-whitespace"),
+    pytest.param("]]> <![CDATA[ x ]]>", id="cdata-end"),
+    pytest.param("nul\x00 esc\x1b[31m", id="controls"),
+    pytest.param("é & \ud800 \ufffe <", id="non-ascii"),
+    pytest.param("x" * 5000 + "<", id="long"),
+]
+
+
+@pytest.mark.parametrize("text", XML_HOSTILE)
+def test_a_junit_element_is_written_as_element_tree_writes_it(text: str) -> None:
+    node = ET.Element("failure", {"type": xml_text(text), "message": xml_text(text)})
+    node.text = xml_text(text)
+    assert _tag("failure", text, type=text, message=text) == ET.tostring(node, "unicode")
+    assert _tag("skipped", message=text) == ET.tostring(
+        ET.Element("skipped", {"message": xml_text(text)}), "unicode"
+    )
+
+
+def test_junit_cases_spilled_to_a_file_are_written_as_those_kept_in_memory(
+    stored: tuple, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = _report(stored, held=True)
+    write_reports(report, ["junit"], tmp_path / "memory.xml")
+    monkeypatch.setattr(_junit, "SPILL_IN_MEMORY", 1)  # a file from the first case on
+    write_reports(report, ["junit"], tmp_path / "file.xml")
+    memory = (tmp_path / "memory.xml").read_bytes()
+    assert memory == (tmp_path / "file.xml").read_bytes()
+    assert memory.count(b"<testcase ") == report.case_count

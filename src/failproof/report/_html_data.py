@@ -106,8 +106,24 @@ def _member_parts(data: dict[str, Any]) -> list[str]:
     for it, in parts)."""
     parts = ["{"]
     for i, (key, value) in enumerate(data.items()):
-        parts += ("," if i else "") + _inert(_dumps(key)) + ":", _inert(_dumps(value))
+        parts += [("," if i else "") + _inert(_dumps(key)) + ":", *_value_parts(value)]
     return [*parts, "}"]
+
+
+#: Items of a long list dumped (and escaped) together: a few non-ASCII strings in a table of
+#: thousands leave the other parts ASCII, escaped by `str.replace`.
+_ITEMS = 256
+
+
+def _value_parts(value: Any) -> list[str]:
+    """A member's JSON value in parts: a long list ``[``, its items `_ITEMS` at a time, ``]``."""
+    if type(value) is not list or len(value) <= _ITEMS:
+        return [_inert(_dumps(value))]
+    parts = [
+        ("," if start else "[") + _inert(_dumps(value[start : start + _ITEMS])[1:-1])
+        for start in range(0, len(value), _ITEMS)
+    ]
+    return [*parts, "]"]
 
 
 def _inert(text: str) -> str:
@@ -150,10 +166,6 @@ def _points(report: Report) -> dict[int, tuple[Any, Any, Any]]:
         if found is not None:
             out[found] = (point.cluster, point.scatter_x, point.scatter_y)
     return out
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT]
 
 
 def _scalars(data: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ from failproof.report._render import StreamingRenderer, renderers
 __all__ = ["JsonRenderer", "JsonSink"]
 
 _EMPTY = '\n  "results": []\n}'
-#: Results serialised together (`_Batch`): one call into the serialiser for each batch.
+#: Results serialised together (`batch_json`): one call into the serialiser for each batch.
 BATCH = 256
 #: What the serialiser writes around a batch at the depth the report's results sit.
 _OPEN, _CLOSE = b'{\n  "results": [', b"\n  ]\n}"

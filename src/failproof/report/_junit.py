@@ -12,7 +12,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, BinaryIO, TextIO
+from typing import IO, Any, TextIO
 
 from failproof.core import CaseResult
 from failproof.core._case_verdict import unscored_reason
@@ -27,6 +27,9 @@ from failproof.report._verdict import case_verdict
 __all__ = ["JUnitRenderer", "JUnitSink"]
 
 _TEXT_LIMIT = 4000
+#: Bytes of testcases kept in memory before they go to a temporary file (a run's cases are
+#: written only once the totals are known).
+SPILL_IN_MEMORY = 32 << 20
 
 
 def _run_properties(summary: Summary) -> list[tuple[str, object]]:
@@ -92,20 +95,36 @@ def _attribute(value: str) -> str:
     return value
 
 
+def _plain(text: str, special: bytes) -> bool:
+    """Whether ``text`` is ASCII without any of the ``special`` characters (nothing to escape)."""
+    return text.isascii() and len(text.encode("ascii").translate(None, special)) == len(text)
+
+
+#: What XML 1.0 forbids in ASCII (`xml_text`): the C0 controls but tab, newline, return.
+_CONTROLS = bytes(c for c in range(0x20) if c not in b"\t\n\r")
+_NOT_PLAIN_TEXT = _CONTROLS + b"&<>"
+_NOT_PLAIN_VALUE = _CONTROLS + b'&<>"\r\n\t'
+
+
 def _value(value: object) -> str:
-    return _attribute(xml_text(value))
+    """An attribute value escaped (`xml_text`, then `_attribute`)."""
+    text = "" if value is None else str(value)
+    return text if _plain(text, _NOT_PLAIN_VALUE) else _attribute(xml_text(text))
+
+
+def _body(text: str) -> str:
+    """Character data escaped (`xml_text`, then ``&``, ``<``, ``>``)."""
+    if _plain(text, _NOT_PLAIN_TEXT):
+        return text
+    return xml_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _tag(tag: str, text: str | None = None, **attrs: object) -> str:
     """One element with no children, written as `xml.etree.ElementTree` would write it."""
-    pairs = "".join(
-        [f' {k}="{_attribute(xml_text(v))}"' for k, v in attrs.items() if v is not None]
-    )
-    body = xml_text(text) if text else ""
-    if not body:
+    pairs = "".join([f' {k}="{_value(v)}"' for k, v in attrs.items() if v is not None])
+    if not text:
         return f"<{tag}{pairs} />"
-    body = body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return f"<{tag}{pairs}>{body}</{tag}>"
+    return f"<{tag}{pairs}>{_body(text)}</{tag}>"
 
 
 _ATTRIBUTE_ENTITIES = (
@@ -177,7 +196,7 @@ class _SuiteWriter:
     """One ``<testsuite>`` written case by case: its cases go to the sink's spill file (UTF-8),
     its opening tag (which carries the counts) is made once the suite's last case is seen."""
 
-    def __init__(self, report: Report, name: str, spill: BinaryIO) -> None:
+    def __init__(self, report: Report, name: str, spill: IO[bytes]) -> None:
         self.report, self.name, self.spill = report, name, spill
         self.start = spill.tell()
         self.counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0}
@@ -222,7 +241,7 @@ class _Suite:
     totals: dict[str, int]
 
 
-def _copy(spill: BinaryIO, start: int, end: int, out: TextIO) -> None:
+def _copy(spill: IO[bytes], start: int, end: int, out: TextIO) -> None:
     """The spill file's bytes ``start:end`` written to ``out`` as text."""
     spill.seek(start)
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -258,7 +277,9 @@ class JUnitSink:
 
     def __init__(self, report: Report, out: TextIO) -> None:
         self.report, self.out = report, out
-        self.spill = tempfile.TemporaryFile("w+b")  # noqa: SIM115 (closed in close)
+        # the cases, closed in `close`
+        spill = tempfile.SpooledTemporaryFile(SPILL_IN_MEMORY, "w+b")  # noqa: SIM115
+        self.spill: IO[bytes] = spill
         self.suites: list[_Suite] = []
         self.suite: _SuiteWriter | None = None
 
