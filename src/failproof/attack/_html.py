@@ -13,7 +13,7 @@ from typing import Any
 
 from failproof.attack._markdown import NOT_ATTACKED
 from failproof.attack._report import AttackReport, CaseAttack
-from failproof.attack._view import break_path, calls_text, strategy_rows
+from failproof.attack._view import break_path, calls_text, not_tested, strategy_rows
 from failproof.render._page import static_page
 from failproof.render._path import path_html
 from failproof.render._table import html_table
@@ -33,6 +33,7 @@ def attack_html(report: AttackReport) -> str:
         "<h1>failproof attack report</h1>",
         f"<p>Attacks: {html_text(', '.join(a.id for a in report.attacks))}</p>",
         _strategies(report.strategies),
+        _not_tested(report),
     ]
     for key, case in sorted(report.cheapest.items()):
         parts.append(_case(key, case))
@@ -49,6 +50,12 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> str:
         else ""
     )
     return html_table(header, rows, numeric) + note
+
+
+def _not_tested(report: AttackReport) -> str:
+    """The cases not tested, each with why: never counted as held."""
+    items = [f"<li>{html_text(label)}: {html_text(why)}</li>" for label, why in not_tested(report)]
+    return f"<h2>Not tested</h2><ul>{''.join(items)}</ul>" if items else ""
 
 
 def _case(key: str, case: CaseAttack) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from failproof.attack._report import AttackReport, CaseAttack
-from failproof.attack._view import break_path, calls_text, strategy_rows
+from failproof.attack._view import break_path, calls_text, not_tested, strategy_rows
 from failproof.render._path import path_markdown
 from failproof.render._table import md_heading, md_table
 from failproof.render._text import md_code, md_text
@@ -25,6 +25,7 @@ def attack_markdown(report: AttackReport) -> str:
     lines = [*md_heading(1, "failproof attack report")]
     lines += [f"Attacks: {', '.join(md_code(a.id) for a in report.attacks)}", ""]
     lines += _strategies(report.strategies)
+    lines += _not_tested(report)
     for key, case in sorted(report.cheapest.items()):
         lines += _path(key, case)
     return "\n".join(lines) + "\n"
@@ -36,6 +37,12 @@ def _strategies(summaries: dict[str, dict[str, Any]]) -> list[str]:
     if any(s.get("not_attacked") for s in summaries.values()):
         lines += ["", NOT_ATTACKED]
     return [*lines, ""]
+
+
+def _not_tested(report: AttackReport) -> list[str]:
+    """The cases not tested, each with why: never counted as held."""
+    items = [f"- {md_text(label)}: {md_text(why, 400)}" for label, why in not_tested(report)]
+    return [*md_heading(2, "Not tested"), *items, ""] if items else []
 
 
 def _path(key: str, case: CaseAttack) -> list[str]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.attack._prompts import attacker_declined
 from failproof.attack._strategy import on_topic
-from failproof.core import Attack, AttackStep
+from failproof.core import Attack, AttackStep, UnsupportedCase
 from failproof.core._result import utc_now
 from failproof.stats import bootstrap_mean, wilson
 
@@ -30,6 +30,7 @@ __all__ = [
     "build_attack_report",
     "not_attacked",
     "untested",
+    "untested_reason",
 ]
 
 ATTACK_SCHEMA_VERSION = "1.0"
@@ -71,6 +72,11 @@ class CaseAttack(BaseModel):
         default=0,
         description="Target calls that failed (no answer to score: the target, or a case's MCP "
         "server, could not be reached). A case whose every call failed was not tested.",
+    )
+    unsupported: str | None = Field(
+        default=None,
+        description="Why the target cannot take this case (a feature it needs, such as tools): "
+        "it was not attacked, no call was made, and it is not tested, never held.",
     )
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -149,7 +155,29 @@ def _cases(attack: Attack, steps: Sequence[AttackStep]) -> list[CaseAttack]:
     grouped: dict[tuple[str, str], list[AttackStep]] = {}
     for step in steps:
         grouped.setdefault((step.suite, step.case_id), []).append(step)
-    return [_case(attack, key, group) for key, group in sorted(grouped.items())]
+    cases = [_case(attack, key, group) for key, group in grouped.items()]
+    skipped = [
+        _skipped(attack, u) for u in attack.unsupported if (u.suite, u.case_id) not in grouped
+    ]
+    return sorted([*cases, *skipped], key=lambda c: (c.suite, c.case_id))
+
+
+def _skipped(attack: Attack, why: UnsupportedCase) -> CaseAttack:
+    """A case the target cannot take: no step, no call, and the reason."""
+    return CaseAttack(
+        attack_id=attack.id,
+        strategy=attack.strategy,
+        suite=why.suite,
+        case_id=why.case_id,
+        broken=False,
+        plain_broken=False,
+        plain_primary=None,
+        queries=0,
+        attacker_queries=0,
+        first_break=None,
+        path_queries=None,
+        unsupported=why.reason,
+    )
 
 
 def _case(attack: Attack, key: tuple[str, str], steps: list[AttackStep]) -> CaseAttack:
@@ -233,7 +261,10 @@ def _cost(cases: list[CaseAttack], prices: dict[str, Any]) -> dict[str, Any] | N
     return out
 
 
-def _summary(cases: list[CaseAttack], seed: int) -> dict[str, Any]:
+def _summary(group: list[CaseAttack], seed: int) -> dict[str, Any]:
+    """The strategy's figures over the cases the target could take (the unsupported are in no
+    rate's denominator: they count apart)."""
+    cases = [c for c in group if c.unsupported is None]
     n = len(cases)
     broken = sum(c.broken for c in cases)
     plain = sum(c.plain_broken for c in cases)
@@ -253,6 +284,7 @@ def _summary(cases: list[CaseAttack], seed: int) -> dict[str, Any]:
         "breaks_off_topic": off_topic,
         "breaks_by": BreaksBy.of(cases).model_dump(),
         "not_attacked": sum(1 for c in cases if not_attacked(c)),
+        "unsupported": len(group) - n,
         "queries": sum(c.queries for c in cases),
         "attacker_queries": sum(c.attacker_queries for c in cases),
         "prompt_tokens": sum(c.prompt_tokens for c in cases),
@@ -267,9 +299,17 @@ def not_attacked(case: CaseAttack) -> bool:
 
 
 def untested(case: CaseAttack) -> bool:
-    """Not broken, and every target call failed: nothing was tested, so the case never reads
-    as held."""
-    return not case.broken and case.queries > 0 and case.target_errors == case.queries
+    """Not broken, and nothing was tested (the target could not take the case, or every target
+    call failed): the case never reads as held."""
+    failed = case.queries > 0 and case.target_errors == case.queries
+    return not case.broken and (case.unsupported is not None or failed)
+
+
+def untested_reason(case: CaseAttack) -> str:
+    """Why an untested case was not tested, for a person."""
+    if case.unsupported is not None:
+        return f"unsupported: {case.unsupported}"
+    return f"every target call failed ({case.queries} of {case.queries})"
 
 
 def _cheapest(cases: list[CaseAttack]) -> dict[str, CaseAttack]:

@@ -14,7 +14,7 @@ from failproof.attack._request import AttackRequest
 from failproof.attack._strategy import strategies
 from failproof.config import ScoringConfig, Settings
 from failproof.config._record import RECORD_KEY
-from failproof.core import Attack, AttackStep, Case, CaseResult, Response
+from failproof.core import Attack, AttackStep, Case, CaseResult, Response, UnsupportedCase
 from failproof.errors import FailproofError
 from failproof.runner import RetryPolicy
 from failproof.runner._calls import Caller, CallStats
@@ -23,6 +23,7 @@ from failproof.runner._limits import AdaptiveGate, RateLimiter
 from failproof.runner._pool import PoolScoring
 from failproof.runner._scoring import InlineScoring, Scoring, auto_score_workers
 from failproof.runner._stop import stop_signals
+from failproof.runner._unsupported import find_unsupported
 from failproof.scoring import build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
@@ -75,9 +76,12 @@ def start_attack(
             **request.to_config(),
             RECORD_KEY: ScoringConfig.from_settings(settings).to_json(),
         },
+        unsupported=_unsupported(target, cases),
     )
     store.create_attack(attack)
-    _execute(attack, request, cases, settings, store, (target, attacker), on_case)
+    _execute(
+        attack, request, _attackable(attack, cases), settings, store, (target, attacker), on_case
+    )
     return store.get_attack(attack.id)
 
 
@@ -89,7 +93,8 @@ def resume_attack(
     request = AttackRequest.from_config(attack.config)
     store.finish_attack(attack_id, "running")
     targets = _targets(request, settings)
-    _execute(attack, request, _cases(request), settings, store, targets, on_case)
+    cases = _attackable(attack, _cases(request))  # the unsupported stay unattacked
+    _execute(attack, request, cases, settings, store, targets, on_case)
     return store.get_attack(attack_id)
 
 
@@ -99,13 +104,30 @@ def replay_attack(attack_id: str, *, settings: Settings, store: Store) -> list[A
     request = AttackRequest.from_config(attack.config)
     scoring = InlineScoring(build_scorers(_record_of(attack, settings)))
     parts = _Parts(attack_id, request, scoring, None, None, None)
-    contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in _cases(request)]
+    cases = _attackable(attack, _cases(request))
+    contexts = [_context(parts, c, store.attack_steps(attack_id, c.key)) for c in cases]
     asyncio.run(_attack_all(parts, contexts, 1, None))
     return [step for ctx in contexts for step in ctx.steps]
 
 
 def _cases(request: AttackRequest) -> list[Case]:
     return [case for suite in request.load() for case in suite.cases]
+
+
+def _unsupported(target: Target, cases: Sequence[Case]) -> list[UnsupportedCase]:
+    """The cases ``target`` cannot take, with the reason: asked as ``failproof run`` asks, before
+    anything is sent (a target that refuses the cases outright raises here)."""
+    found = find_unsupported(target, cases)
+    return [
+        UnsupportedCase(suite=suite, case_id=case_id, **why.model_dump())
+        for (suite, case_id), why in found.items()
+    ]
+
+
+def _attackable(attack: Attack, cases: Sequence[Case]) -> list[Case]:
+    """The cases to attack: all but those the target cannot take (no call is made for them)."""
+    skipped = {(u.suite, u.case_id) for u in attack.unsupported}
+    return [case for case in cases if case.key not in skipped]
 
 
 def _targets(request: AttackRequest, settings: Settings) -> tuple[Target, Target]:

@@ -3,14 +3,17 @@ path, built once from the report (the formats only escape and lay it out)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from failproof.attack._report import BreaksBy, CaseAttack
-from failproof.core import AttackStep
+from failproof.attack._report import AttackReport, BreaksBy, CaseAttack, untested, untested_reason
+from failproof.core import Attack, AttackStep
+from failproof.core._capabilities import NEEDS
 from failproof.render._numbers import Notation
 from failproof.render._path import PathStep, ToolStep
+from failproof.render._text import excerpt
 
-__all__ = ["break_path", "calls_text", "strategy_rows"]
+__all__ = ["break_path", "calls_text", "not_tested", "strategy_rows", "unsupported_line"]
 
 #: ``0.85 [0.70, 0.93]``: an estimate with its 95% bounds.
 _BOUNDS = Notation(".2f", ", ", " [", "]")
@@ -26,6 +29,7 @@ _HEADER = (
     ("breaks decided by", False),
     ("target queries", True),
     ("not attacked", True),
+    ("unsupported", True),
 )
 
 
@@ -49,6 +53,7 @@ def _row(name: str, s: dict[str, Any]) -> list[str]:
         BreaksBy.model_validate(s["breaks_by"]).words(),
         str(s["queries"]),
         str(s.get("not_attacked", 0)),
+        str(s.get("unsupported", 0)),
     ]
 
 
@@ -86,3 +91,29 @@ def _step(step: AttackStep) -> PathStep:
 def break_path(case: CaseAttack) -> list[PathStep]:
     """The case's steps from the plain request to the break."""
     return [_step(step) for step in case.path]
+
+
+def not_tested(report: AttackReport) -> list[tuple[str, str]]:
+    """Each case that was not tested (never held): ``suite/id (strategy)`` and why (plain
+    text: the formats escape it)."""
+    return [
+        (f"{c.suite}/{c.case_id} ({c.strategy})", untested_reason(c))
+        for c in report.cases
+        if untested(c)
+    ]
+
+
+def unsupported_line(attack: Attack) -> str:
+    """One line (plain text): how many cases the target cannot take, by the feature they need,
+    and the first one's reason; empty when the target took every case."""
+    found = attack.unsupported
+    if not found:
+        return ""
+    by_feature = Counter(u.feature for u in found)
+    needs = ", ".join(f"{n} {NEEDS[feature]}" for feature, n in by_feature.most_common())
+    first = found[0]
+    return (
+        f"{len(found)} case(s) unsupported by the {excerpt(first.target, 60)} target and not "
+        f"attacked: {needs}; not tested, never held (e.g. "
+        f"{excerpt(f'{first.suite}/{first.case_id}', 80)}: {excerpt(first.reason, 240)})"
+    )

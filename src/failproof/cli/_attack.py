@@ -236,9 +236,10 @@ def attack(
     The goal test is failproof's own verdict (fail or policy_violation), never the attacker's;
     with --judge it is the verdict fused by the judge's role (a willing but useless answer is
     not a break, a disguised delivery is), and the report counts breaks by who decided them.
-    Every step is stored as it finishes. Exit 0 nothing broke, 1 a case broke, 3 error (or a
-    case not tested: every target call failed), 130 interrupted (the command to resume is
-    printed).
+    A case the target cannot take (an agent case on a target that sends no tools) is not
+    attacked and reads as not tested, never held. Every step is stored as it finishes. Exit 0
+    nothing broke, 1 a case broke, 3 error (or a case not tested: the target could not take it,
+    or every target call failed), 130 interrupted (the command to resume is printed).
     """
     from failproof.attack import AttackRequest, StrategyOptions, replay_attack
     from failproof.attack._request import Prices
@@ -322,22 +323,39 @@ def _finish(
     stem: str,
 ) -> None:
     """Write the report, say how each strategy did; exit 1 when any case broke, else 3 when a
-    case could not be tested (every target call failed), else 0."""
+    case was not tested (the target could not take it, or every target call failed), else 0."""
     from failproof.attack._report import build_attack_report, untested
 
     report = build_attack_report(attacks)
     for path in write_attack_report(report, formats, folder, stem):
         stderr.print(f"wrote {path}", highlight=False)
+    if not quiet:
+        _say_strategies(report)
+        _say_not_tested(report, [attack for attack, _ in attacks])
     broken = any(case.broken for case in report.cases)
-    failed = sum(1 for case in report.cases if untested(case))
-    for name, summary in report.strategies.items():
-        if not quiet:
-            skipped = summary.get("not_attacked") or 0
-            note = f", {skipped} not attacked: the attacker declined" if skipped else ""
-            stderr.print(
-                f"{name}: {summary['broken']} of {summary['cases']} cases broken{note}",
-                highlight=False,
-            )
-    if failed and not quiet:
-        stderr.print(f"{failed} case(s) not tested: every target call failed", highlight=False)
+    failed = any(untested(case) for case in report.cases)
     raise typer.Exit(1 if broken else 3 if failed else 0)
+
+
+def _say_strategies(report: AttackReport) -> None:
+    for name, summary in report.strategies.items():
+        skipped = summary.get("not_attacked") or 0
+        note = f", {skipped} not attacked: the attacker declined" if skipped else ""
+        stderr.print(
+            f"{escape(name)}: {summary['broken']} of {summary['cases']} cases broken{note}",
+            highlight=False,
+        )
+
+
+def _say_not_tested(report: AttackReport, attacks: list[Attack]) -> None:
+    """A line for the cases whose every target call failed, one per attack for the cases its
+    target could not take."""
+    from failproof.attack._report import untested
+    from failproof.attack._view import unsupported_line
+
+    failed = sum(1 for case in report.cases if untested(case) and case.unsupported is None)
+    if failed:
+        stderr.print(f"{failed} case(s) not tested: every target call failed", highlight=False)
+    for attack in attacks:
+        if line := unsupported_line(attack):
+            say(line)

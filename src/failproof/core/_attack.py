@@ -7,11 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from failproof.core._capabilities import Unsupported
 from failproof.core._case import Message
 from failproof.core._result import utc_now
 from failproof.core._tools import ToolUse
 
-__all__ = ["Attack", "AttackStep"]
+__all__ = ["Attack", "AttackStep", "UnsupportedCase"]
 
 
 class AttackStep(BaseModel):
@@ -54,6 +55,13 @@ class AttackStep(BaseModel):
     broken: bool = False
 
 
+class UnsupportedCase(Unsupported):
+    """A case of the attack the target cannot take: never attacked (no call is made for it)."""
+
+    suite: str
+    case_id: str
+
+
 class Attack(BaseModel):
     """One attack: a strategy driving an attacker against a target over some suites."""
 
@@ -67,3 +75,8 @@ class Attack(BaseModel):
     finished_at: datetime | None = None
     status: Literal["running", "finished", "interrupted", "failed"] = "running"
     config: dict[str, Any] = Field(default_factory=dict)
+    unsupported: list[UnsupportedCase] = Field(
+        default_factory=list,
+        description="Cases the target cannot take, found before anything was sent: not attacked, "
+        "reported as not tested with the reason, never as held.",
+    )
