@@ -18,7 +18,8 @@ from failproof.attack._html import attack_html
 from failproof.attack._markdown import attack_markdown
 from failproof.attack._report import build_attack_report, untested
 from failproof.cli import main
-from failproof.core import Attack, UnsupportedCase
+from failproof.core import Attack
+from failproof.core._attack import UnsupportedCase
 
 AGENT_ASK = "Summarize notes.txt for the board."
 AGENT: dict[str, Any] = {

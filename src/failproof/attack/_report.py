@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from failproof.attack._prompts import attacker_declined
 from failproof.attack._strategy import on_topic
-from failproof.core import Attack, AttackStep, UnsupportedCase
+from failproof.core import Attack, AttackStep
+from failproof.core._attack import UnsupportedCase
 from failproof.core._result import utc_now
 from failproof.stats import bootstrap_mean, wilson
 

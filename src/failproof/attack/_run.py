@@ -14,7 +14,8 @@ from failproof.attack._request import AttackRequest
 from failproof.attack._strategy import strategies
 from failproof.config import ScoringConfig, Settings
 from failproof.config._record import RECORD_KEY
-from failproof.core import Attack, AttackStep, Case, CaseResult, Response, UnsupportedCase
+from failproof.core import Attack, AttackStep, Case, CaseResult, Response
+from failproof.core._attack import UnsupportedCase
 from failproof.errors import FailproofError
 from failproof.runner import RetryPolicy
 from failproof.runner._calls import Caller, CallStats

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.core._attack import Attack, AttackStep, UnsupportedCase
+    from failproof.core._attack import Attack, AttackStep
     from failproof.core._capabilities import Capabilities, Unsupported
     from failproof.core._case import Case, Expect, Message, Severity, Turn
     from failproof.core._response import Response
@@ -38,7 +38,6 @@ __all__ = [
     "Turn",
     "TurnResult",
     "Unsupported",
-    "UnsupportedCase",
 ]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, never a catch-all
