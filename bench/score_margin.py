@@ -100,7 +100,7 @@ def scorers_alone(folder: Path) -> dict[str, float]:
     """Answers per CPU-second of the scorers alone on the same cases and answers, in this
     process (``score_case``, after one pass over them all): the classifier, and the classifier
     with the probe scorer that ``failproof score`` also runs."""
-    from failproof.config import Settings
+    from failproof.config import ScoringConfig, Settings
     from failproof.core import Case
     from failproof.scoring import score_case, scorers
     from failproof.targets._replay import load_responses
@@ -109,13 +109,13 @@ def scorers_alone(folder: Path) -> dict[str, float]:
     lines = (folder / "suite.jsonl").read_text(encoding="utf-8").splitlines()
     cases = [Case.model_validate({**json.loads(line), "suite": "suite"}) for line in lines]
     pairs = [(case, recorded.by_key[(None, case.id)].to_response()) for case in cases]
-    settings = Settings()
+    config = ScoringConfig.from_settings(Settings())  # the record `failproof score` builds
     out = {}
     for name, chosen in (
         ("classifier", ["failproof"]),
         ("classifier + probe", ["failproof", "probe"]),
     ):
-        built = [scorers.get(n)(settings) for n in chosen]
+        built = [scorers.get(n)(config) for n in chosen]
         for case, response in pairs:  # warm: the matcher, the judges' models, per-question work
             score_case(case, response, built)
         start = time.process_time()
