@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from failproof.core import Case
 from failproof.errors import ResponsesError
 from failproof.targets import ReplayTarget, create_target
-from failproof.targets._replay import load_responses
+from failproof.targets._replay import RecordedResponse, load_responses, parse_line
 
 
 def write(tmp_path: Path, text: str | bytes) -> Path:
@@ -87,3 +88,27 @@ def test_malformed_responses_file_names_the_line(tmp_path: Path, text: str, mess
 def test_replay_spec_needs_a_file() -> None:
     with pytest.raises(ResponsesError, match="replay needs a file"):
         create_target("replay")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(b'{"case_id": "a", "output": "plain"}', id="plain"),
+        pytest.param(b'{"case_id": "a", "output": {"k": [1, 2.5, null, true]}}', id="structured"),
+        pytest.param(b'{"case_id": "a", "output": ' + b"1" * 400 + b"}", id="big-integer"),
+        pytest.param(b'{"case_id": "a", "output": 1e400}', id="overflowing-float"),
+        pytest.param(b'{"case_id": "a", "output": {"k": NaN}}', id="nan"),
+        pytest.param(b'{"case_id": "a", "case_id": "b"}', id="repeated-key"),
+        pytest.param(b'{"case_id": "a", "output": "lone \\ud800 escape"}', id="lone-surrogate"),
+        pytest.param(b'{"case_id": "a", "output": "caf\xc3\xa9 \xff"}', id="not-utf-8"),
+        pytest.param(b'{"case_id": "a", "output": 1.0000000000000002}', id="float-digits"),
+        pytest.param(b'{"case_id": "a", "tool_limit": 1}\n', id="lax-bool-and-newline"),
+    ],
+)
+def test_a_line_is_read_as_the_json_module_and_the_model_read_it(raw: bytes) -> None:
+    text = raw.decode("utf-8", errors="replace")
+    expected = RecordedResponse.model_validate(json.loads(text))
+    got = parse_line(raw, Path("answers.jsonl"), 1)
+    assert json.dumps(got.model_dump(), default=str) == json.dumps(
+        expected.model_dump(), default=str
+    )

@@ -141,7 +141,16 @@ def load_responses(path: str | Path) -> RecordedResponses:
 
 
 def parse_line(line: bytes, path: Path, lineno: int) -> RecordedResponse:
-    """One line of a recorded-responses file, checked; `ResponsesError` names the line."""
+    """One line of a recorded-responses file, checked; `ResponsesError` names the line.
+
+    A line pydantic reads straight from its bytes is taken so (one pass, about a third of the
+    cost); any other line is read as before, so what is repaired (bytes that are not UTF-8) or
+    refused, and how the refusal reads, does not change.
+    """
+    try:
+        return RecordedResponse.model_validate_json(line)
+    except ValidationError:
+        pass
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
