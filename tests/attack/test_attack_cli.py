@@ -35,14 +35,6 @@ def args(fake: FakeOpenAI, suite: Path, strategy: str, *extra: str) -> list[str]
     ]
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def test_a_broken_case_exits_1_and_the_reports_show_the_path(
     fake_openai: FakeOpenAI, home: Path
 ) -> None:

@@ -49,14 +49,6 @@ PLAIN: dict[str, Any] = {
 TOOLLESS = "openai-sdk:target"
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _suite(folder: Path) -> Path:
     path = folder / "mixed.yaml"
     text = yaml.safe_dump({"suite": "mixed", "cases": [AGENT, PLAIN]})

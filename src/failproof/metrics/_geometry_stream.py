@@ -22,6 +22,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import islice
+from typing import Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,6 +51,7 @@ from failproof.metrics._geometry_tfidf import SampledTfidf
 __all__ = ["POINTS", "GeometryAccumulator"]
 
 _CHUNK = 2048
+T = TypeVar("T")
 #: Cases given a point on the scatter past the fitted sample (the report's bounded scatter).
 POINTS = 2_000
 
@@ -61,9 +63,10 @@ class GeometryAccumulator:
         self.ctx = ctx
         self.settings = ctx.scoring.probe
         self.size = self.settings.geometry_vocab_sample
-        self.rng = random.Random(self.settings.seed)
-        self.sample: list[tuple[int, GeometryCase]] = []
-        self.pointed = _Reservoir(POINTS, self.settings.seed)
+        self.sample: _Reservoir[tuple[int, GeometryCase]] = _Reservoir(
+            self.size, self.settings.seed
+        )
+        self.pointed: _Reservoir[int] = _Reservoir(POINTS, self.settings.seed)
         self.spill: _Spill | None = None
         self.n = 0
         self.failures = 0
@@ -74,22 +77,19 @@ class GeometryAccumulator:
             return
         if self.n == self.size:  # past the sample's size: every case is kept on disk
             self.spill = _Spill()
-            for _, kept in self.sample:
+            for _, kept in self.sample.kept:
                 self.spill.add(kept)
         if self.spill is not None:
             self.spill.add(case)
-        if self.n < self.size:
-            self.sample.append((self.n, case))
-        elif (slot := self.rng.randrange(self.n + 1)) < self.size:
-            self.sample[slot] = (self.n, case)
-        self.pointed.add(self.n)
+        self.sample.add(self.n, (self.n, case))
+        self.pointed.add(self.n, self.n)
         self.n += 1
         self.failures += not case.passed
 
     def finish(self) -> Observability | None:
         if not says_something(self.n, self.failures, self.settings):
             return None
-        cases = [case for _, case in sorted(self.sample, key=lambda item: item[0])]
+        cases = [case for _, case in sorted(self.sample.kept, key=lambda item: item[0])]
         if self.spill is None:
             return failure_geometry(cases, self.settings)
         with self.spill, blas_threads(self.n, self.settings.geometry_threads):
@@ -97,19 +97,20 @@ class GeometryAccumulator:
             return _two_pass(cases, self.n, self.spill.cases(), pointed, self.settings)
 
 
-class _Reservoir:
-    """A seeded uniform sample of ``size`` indices of a stream (Algorithm R): every index while
+class _Reservoir(Generic[T]):
+    """A seeded uniform sample of ``size`` items of a stream (Algorithm R): every item while
     there are no more than ``size``."""
 
     def __init__(self, size: int, seed: int) -> None:
         self.size, self.rng = size, random.Random(seed)
-        self.kept: list[int] = []
+        self.kept: list[T] = []
 
-    def add(self, index: int) -> None:
+    def add(self, index: int, item: T) -> None:
+        """The stream's ``index``-th item (counted from 0)."""
         if index < self.size:
-            self.kept.append(index)
+            self.kept.append(item)
         elif (slot := self.rng.randrange(index + 1)) < self.size:
-            self.kept[slot] = index
+            self.kept[slot] = item
 
 
 class _Spill:
