@@ -74,3 +74,35 @@ def test_a_result_with_nothing_of_its_own_stores_nothing_under_its_name() -> Non
 def test_a_malformed_result_is_refused_where_it_is_made(fields: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         ScoreResult.model_validate(fields)
+
+
+FAIL = Classification(primary="fail")
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "expected"),
+    [
+        pytest.param(ScoreResult(), ScoreResult(accuracy=1), (None, 1), id="nothing-set-before"),
+        pytest.param(
+            ScoreResult(classification=FAIL, accuracy=0),
+            ScoreResult(),
+            (FAIL, 0),
+            id="nothing-after",
+        ),
+        pytest.param(
+            ScoreResult(record=Note(status="x")),
+            ScoreResult(accuracy=0),
+            (None, 0),
+            id="record-only",
+        ),
+        pytest.param(
+            ScoreResult(classification=FAIL), ScoreResult(accuracy=1), (FAIL, 1), id="both-kept"
+        ),
+    ],
+)
+def test_over_gives_the_later_results_fields_else_the_earlier_ones(
+    earlier: ScoreResult, later: ScoreResult, expected: tuple[Classification | None, int | None]
+) -> None:
+    merged = later.over(earlier)
+    assert (merged.classification, merged.accuracy) == expected
+    assert merged.sets_fields() == (expected != (None, None))

@@ -100,7 +100,7 @@ def _run_scorers(
     with its reason (``scorer_error``); what the other scorers found stays in the reasons.
     """
     evidence = Evidence(response)
-    found = ScoreResult()
+    found = _NOTHING
     scores: dict[str, Any] = {}
     failed: list[Reason] = []
     for scorer in scorer_list:
@@ -118,6 +118,10 @@ def _run_scorers(
     if failed:
         found = _error_verdict(failed, found.classification).over(found)
     return found, scores
+
+
+#: What no scorer has set yet.
+_NOTHING = ScoreResult()
 
 
 def _checked(scorer: Scorer, out: object) -> ScoreResult:

@@ -24,7 +24,7 @@ def asked(case: Case) -> str:
 
 
 def _asked(case: Case) -> str:
-    users = [m.content for m in case.messages() if m.role == "user"]
+    users = [m.content for m in per_case(case, "messages", Case.messages) if m.role == "user"]
     return users[-1] if users else case.prompt_text()
 
 

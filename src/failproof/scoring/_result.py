@@ -34,12 +34,24 @@ class ScoreResult(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict, description="A plugin's own keys.")
 
     def over(self, earlier: ScoreResult) -> ScoreResult:
-        """The result fields of ``earlier`` with each one this result sets replacing its own."""
+        """The result fields of ``earlier`` with each one this result sets replacing its own
+        (``record`` and ``extra`` are not result fields: what they hold here is not read)."""
+        if not earlier.sets_fields():
+            return self
         return ScoreResult(
             classification=_later(self.classification, earlier.classification),
             accuracy=_later(self.accuracy, earlier.accuracy),
             case_score=_later(self.case_score, earlier.case_score),
             safe_v0=_later(self.safe_v0, earlier.safe_v0),
+        )
+
+    def sets_fields(self) -> bool:
+        """Whether this result sets any `CaseResult` field."""
+        return not (
+            self.classification is None
+            and self.accuracy is None
+            and self.case_score is None
+            and self.safe_v0 is None
         )
 
     def kept(self) -> dict[str, object]:
