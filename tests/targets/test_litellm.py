@@ -162,6 +162,22 @@ def test_tool_calls_come_back_as_tool_calls(home: Path, anthropic: FakeAnthropic
     assert anthropic.requests[0]["body"]["tools"][0]["name"] == "refund"
 
 
+def test_one_event_loop_after_another_each_closes_cleanly(
+    home: Path, fake_openai: FakeOpenAI
+) -> None:
+    """LiteLLM logs a call after it returns: a later loop must not wait on what an earlier,
+    closed loop started (as `failproof.testing.check` does, one loop a call)."""
+    fake_openai.default = Answer("Paris.")
+
+    async def call() -> Any:
+        target = create_target("litellm:openai/shop-model", {"base_url": fake_openai.base_url})
+        async with target:
+            return await target.generate(Case(id="c", suite="s", input="Capital of France?"))
+
+    outputs = [asyncio.run(call()).output for _ in range(3)]
+    assert outputs == ["Paris."] * 3
+
+
 def test_as_judge(home: Path, anthropic: FakeAnthropic) -> None:
     judge = ["--judge", "litellm:anthropic/claude-judge", "--judge-base-url", anthropic.base_url]
     assert main(["run", "s.yaml", "--target", "mock:Paris.", "-q", *judge]) == 1

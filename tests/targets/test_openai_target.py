@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.fakes.openai_server import (
 )
 
 from failproof.core import Case, Response
+from failproof.core._tools import MAX_TOOL_CALLS
 from failproof.errors import TargetError
 from failproof.targets import CallError, OpenAITarget, create_target
 from failproof.targets._openai_sdk import OpenAISDKTarget
@@ -123,6 +125,59 @@ def test_sdk_target_reports_an_unusable_body_as_an_error(fake_openai: FakeOpenAI
     fake_openai.default = NoChoices()
     response = call("openai-sdk:m", fake_openai)
     assert response.error is not None and "without any choice" in response.error
+
+
+def _tool_call(index: int) -> dict[str, Any]:
+    return {"id": f"c{index}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+@pytest.mark.parametrize(
+    "shaped",
+    [
+        pytest.param("openai:m", id="aiohttp"),
+        pytest.param("openai-sdk:m", id="sdk"),
+        pytest.param(
+            "litellm:openai/m",
+            id="litellm",
+            marks=pytest.mark.skipif(find_spec("litellm") is None, reason="providers extra"),
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    ("message", "output", "calls"),
+    [
+        pytest.param(
+            {"role": "assistant", "content": None, "refusal": "I will not help with that."},
+            "I will not help with that.",
+            0,
+            id="a-refusal-without-content-is-the-output",
+        ),
+        pytest.param(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [_tool_call(i) for i in range(105)],
+            },
+            "",
+            MAX_TOOL_CALLS,
+            id="tool-calls-past-the-limit-are-cut-and-said",
+        ),
+    ],
+)
+def test_every_openai_shaped_target_reads_an_answer_alike(
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+    shaped: str,
+    message: dict[str, Any],
+    output: str,
+    calls: int,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-scripted-0123456789")  # litellm's openai/ needs one
+    fake_openai.reply = lambda body: message
+    response = call(shaped, fake_openai)
+    assert (response.output, response.error, len(response.tool_calls)) == (output, None, calls)
+    cut = response.repairs.tool_calls_cut if response.repairs else None
+    assert cut == (105 if calls else None)
 
 
 def test_a_named_key_variable_that_is_unset_is_a_target_error(

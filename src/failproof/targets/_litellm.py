@@ -12,6 +12,7 @@ retries are off: the runner retries (with ``Retry-After``), rate-limits and cach
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import time
@@ -19,12 +20,17 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from failproof.core import Case, Response, ToolCall
+from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.guard._json import JsonObject
 from failproof.targets._aio import Redactor, check_url, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
-from failproof.targets._openai import chat_messages, chat_tools, public_url
+from failproof.targets._openai import (
+    chat_messages,
+    chat_tools,
+    public_url,
+    sdk_completion_response,
+)
 
 __all__ = ["LiteLLMTarget", "credential_values", "import_litellm"]
 
@@ -117,46 +123,10 @@ class LiteLLMTarget(Target):
         except Exception as exc:
             raise self._call_error(exc) from None
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
-        return self._response(answer, latency_ms)
+        return sdk_completion_response(answer, latency_ms, self._redact)
 
     async def aclose(self) -> None:
         await _stop_logging_worker()
-
-    def _response(self, answer: Any, latency_ms: float) -> Response:
-        choices = getattr(answer, "choices", None)
-        if not choices:
-            return Response.failure(
-                "the provider answered without any choice", latency_ms=latency_ms
-            )
-        message = choices[0].message
-        usage = getattr(answer, "usage", None)
-        content = getattr(message, "content", None)
-        return Response.from_output(
-            self._redact(content if isinstance(content, str) else ""),
-            latency_ms=latency_ms,
-            prompt_tokens=_count(getattr(usage, "prompt_tokens", None)),
-            completion_tokens=_count(getattr(usage, "completion_tokens", None)),
-            finish_reason=getattr(choices[0], "finish_reason", None),
-            tool_calls=self._tool_calls(message),
-        )
-
-    def _tool_calls(self, message: Any) -> list[ToolCall]:
-        calls = []
-        for index, call in enumerate(getattr(message, "tool_calls", None) or []):
-            function = getattr(call, "function", None)
-            name = getattr(function, "name", None)
-            if not isinstance(name, str):
-                continue
-            arguments = getattr(function, "arguments", None)
-            call_id = getattr(call, "id", None)
-            calls.append(
-                ToolCall(
-                    id=call_id if isinstance(call_id, str) else f"call_{index}",
-                    name=name,
-                    arguments=self._redact(arguments if isinstance(arguments, str) else "{}"),
-                )
-            )
-        return calls
 
     def _call_error(self, exc: Exception) -> CallError:
         litellm = self._litellm
@@ -177,10 +147,15 @@ class LiteLLMTarget(Target):
 
 async def _stop_logging_worker() -> None:
     """LiteLLM's background logging task, bound to the running loop: stopped before the loop
-    ends (nothing of it is used; left pending it is destroyed with a warning)."""
-    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+    ends (nothing of it is used; left pending it is destroyed with a warning). LiteLLM logs a
+    call after it returns, so an earlier loop may have started one after its stop: that loop is
+    closed and its task is forgotten, never awaited (the target works in loop after loop)."""
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER as worker
 
-    await GLOBAL_LOGGING_WORKER.stop(discard_pending=True)
+    left = worker._worker_task
+    if left is not None and left.get_loop() is not asyncio.get_running_loop():
+        worker._worker_task = None
+    await worker.stop(discard_pending=True)
 
 
 def _retry_after(exc: Exception) -> float | None:
@@ -190,10 +165,6 @@ def _retry_after(exc: Exception) -> float | None:
         headers = getattr(response, "headers", None)
     value = headers.get("retry-after") if headers is not None else None
     return parse_retry_after(value) if isinstance(value, str) else None
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _named_key(api_key_env: str | None) -> str | None:

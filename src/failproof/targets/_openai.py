@@ -37,6 +37,7 @@ __all__ = [
     "openai_connection",
     "parse_chat_completion",
     "public_url",
+    "sdk_completion_response",
 ]
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -117,6 +118,20 @@ def parse_chat_completion(body: bytes, latency_ms: float, redact: Redactor) -> R
     except (ValueError, RecursionError):
         head = redact(body[:200].decode("utf-8", errors="replace"))
         return _failure(f"the server's answer is not valid JSON: {head!r}", latency_ms)
+    return _completion_response(data, latency_ms, redact)
+
+
+def sdk_completion_response(completion: Any, latency_ms: float, redact: Redactor) -> Response:
+    """An SDK's chat-completion object (the ``openai`` SDK's, LiteLLM's) as a `Response`, read
+    from its fields as the JSON body they came from would be."""
+    dump = getattr(completion, "model_dump", None)
+    data = dump(warnings=False) if callable(dump) else completion
+    return _completion_response(data, latency_ms, redact)
+
+
+def _completion_response(data: Any, latency_ms: float, redact: Redactor) -> Response:
+    """A decoded chat completion as a `Response`; one without a usable choice gives an error
+    response (every field is checked: the server's answer is outside input)."""
     choice = _first_choice(data, latency_ms)
     if isinstance(choice, Response):
         return choice

@@ -21,6 +21,7 @@ from failproof.targets._openai import (
     OpenAIConnection,
     chat_messages,
     openai_target_args,
+    sdk_completion_response,
 )
 
 __all__ = ["OpenAISDKTarget"]
@@ -90,24 +91,7 @@ class OpenAISDKTarget(OpenAICompatible[Any]):
         except self._openai.APIError as exc:
             raise self._call_error(exc) from None
         latency_ms = round((time.perf_counter() - start) * 1000, 3)
-        return self._response(completion, latency_ms)
-
-    def _response(self, completion: Any, latency_ms: float) -> Response:
-        choices = getattr(completion, "choices", None)
-        if not choices:
-            return Response.failure(
-                "the server answered without any choice (empty 'choices')", latency_ms=latency_ms
-            )
-        message = choices[0].message
-        content = message.content if message.content is not None else message.refusal
-        usage = completion.usage
-        return Response.from_output(
-            self._redact(content or ""),
-            latency_ms=latency_ms,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=getattr(usage, "completion_tokens", None),
-            finish_reason=choices[0].finish_reason,
-        )
+        return sdk_completion_response(completion, latency_ms, self._redact)
 
     def _call_error(self, exc: Any) -> CallError:
         openai = self._openai
