@@ -7,8 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from failproof.core import CaseResult
 from failproof.runner import _gc as gc_module
 from failproof.runner._gc import RUN_THRESHOLD, quiet_gc
+from failproof.runner._held import HELD_RESULTS, SETTLE_EVERY, HeldResults
 
 
 @pytest.fixture(autouse=True)
@@ -74,3 +76,32 @@ def test_in_a_process_the_command_line_owns_what_a_block_froze_stays_frozen(
         assert gc.get_freeze_count() >= before + len(kept)
     assert gc.get_freeze_count() >= before + len(kept)
     assert gc.get_threshold() == (700, 10, 10)
+
+
+def _held(count: int) -> tuple[HeldResults, list[CaseResult]]:
+    held = HeldResults(HELD_RESULTS)
+    results = [
+        CaseResult(case_id=f"c{i}", suite="s", category="c", severity="medium")
+        for i in range(count)
+    ]
+    for result in results:
+        held.add(result)
+    return held, results
+
+
+def test_in_a_process_the_command_line_owns_held_results_are_frozen_as_they_pile_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A young collection would walk every result held since the last one, to free nothing."""
+    monkeypatch.setattr(gc_module, "_owned", [True])
+    _, results = _held(SETTLE_EVERY)
+    frozen = gc.get_freeze_count()
+    assert frozen >= len(results)
+    assert gc.get_count()[0] < SETTLE_EVERY  # the young generation starts afresh
+    _held(SETTLE_EVERY - 1)  # not a whole batch more: nothing frozen
+    assert gc.get_freeze_count() == frozen
+
+
+def test_a_host_keeps_its_collector_when_results_are_held() -> None:
+    _held(SETTLE_EVERY * 2)
+    assert gc.get_freeze_count() == 0

@@ -27,20 +27,25 @@ def case_verdict(result: CaseResult) -> Verdict:
     """
     if result.unsupported is not None:
         return "unsupported"
-    verdicts: list[Verdict] = []
-    if any(isinstance(v, dict) and "scorer_error" in v for v in result.scores.values()):
-        verdicts.append("fail")
-    if unscored_reason(result) is not None:  # never a pass, whatever the risk gate says
-        verdicts.append("fail")
-    if result.classification is not None:
-        verdicts.append("pass" if result.classification.primary == "pass" else "fail")
-    elif result.error is not None:
-        verdicts.append("fail")
-    if result.case_score is not None and result.classification is None:
-        verdicts.append("pass" if result.case_score.passed else "fail")
-    if result.safe_v0 is not None:
-        label = result.safe_v0.label.lower()
-        verdicts.append("fail" if label == "fail" else "review" if label == "review" else "pass")
-    if "fail" in verdicts:
+    if _scorer_failed(result) or unscored_reason(result) is not None:
+        return "fail"  # never a pass, whatever the risk gate says
+    if _first_verdict_fails(result):
         return "fail"
-    return "review" if "review" in verdicts else "pass"
+    if result.safe_v0 is None:
+        return "pass"
+    label = result.safe_v0.label.lower()
+    return "fail" if label == "fail" else "review" if label == "review" else "pass"
+
+
+def _first_verdict_fails(result: CaseResult) -> bool:
+    """The classifier's class, else the target's error, else the probe's gate: whether it fails."""
+    if result.classification is not None:
+        return result.classification.primary != "pass"
+    if result.error is not None:
+        return True
+    return result.case_score is not None and not result.case_score.passed
+
+
+def _scorer_failed(result: CaseResult) -> bool:
+    """Whether a scorer raised on the case (its ``scorer_error`` is kept under its name)."""
+    return any(isinstance(v, dict) and "scorer_error" in v for v in result.scores.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from failproof.core import CaseResult
 from failproof.guard._secrets import knows_secrets
+from failproof.runner._gc import keep_alive
 from failproof.store import StoredResults
 
 __all__ = ["HELD_RESULTS", "HeldResults"]
@@ -11,6 +12,8 @@ __all__ = ["HELD_RESULTS", "HeldResults"]
 #: Results a run or a score keeps in memory for its report (about 16 KB each); past that the
 #: report reads the store.
 HELD_RESULTS = 5_000
+#: Results kept between two calls of `keep_alive`.
+SETTLE_EVERY = 256
 
 
 class HeldResults:
@@ -28,6 +31,8 @@ class HeldResults:
             self.results = None  # too many: the report reads the store
         else:
             self.results.append(result)
+            if len(self.results) % SETTLE_EVERY == 0:
+                keep_alive()
 
     __call__ = add  # a result sink
 
