@@ -52,6 +52,8 @@ def test_duplicate_keys_in_safe_config_are_refused_naming_the_key(tmp_path: Path
         pytest.param("   ", id="spaces"),
         pytest.param("\u200b\u200d", id="zero-width"),
         pytest.param("\n\t", id="newline-tab"),
+        pytest.param("\x0b\x0c\x1c\x1d\x1e\x1f\r", id="every-other-ascii-space"),
+        pytest.param(" \u00ad\u3000", id="soft-hyphen-ideographic-space"),
     ],
 )
 @pytest.mark.parametrize("rule", ["must_contain", "must_contain_any", "must_not_contain"])

@@ -57,6 +57,8 @@ class Message(Closed):
 
 def _not_blank(phrases: list[str]) -> list[str]:
     for index, phrase in enumerate(phrases):
+        if phrase.isascii() and phrase.strip():  # no ASCII character is a format character
+            continue
         if not any(not c.isspace() and unicodedata.category(c) != "Cf" for c in phrase):
             raise ValueError(
                 f"phrase [{index}] {phrase!r} is blank: it would match (or miss) every output "

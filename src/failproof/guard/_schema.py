@@ -157,9 +157,12 @@ def _refs(schema: Any, base: str) -> Iterator[tuple[str, str]]:
 def ref_problems(schema: Any) -> list[str]:
     """Every reference of ``schema`` that points outside it (it would have to be fetched)."""
     root = "https://schema.failproof.invalid/root.json"  # never fetched: a base to resolve against
+    refs = dict.fromkeys(_refs(schema, root))
+    if not refs:  # most schemas refer to nothing: no need to know their ids
+        return []
     known = set(_ids(schema, root)) | {root}
     problems = []
-    for written, resolved in dict.fromkeys(_refs(schema, root)):
+    for written, resolved in refs:
         target, fragment = urldefrag(resolved)
         if target in known and (not fragment or fragment.startswith("/") or resolved in known):
             continue
