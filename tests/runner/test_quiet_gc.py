@@ -78,8 +78,8 @@ def test_in_a_process_the_command_line_owns_what_a_block_froze_stays_frozen(
     assert gc.get_threshold() == (700, 10, 10)
 
 
-def _held(count: int) -> tuple[HeldResults, list[CaseResult]]:
-    held = HeldResults(HELD_RESULTS)
+def _held(count: int, *, settle: bool = True) -> tuple[HeldResults, list[CaseResult]]:
+    held = HeldResults(HELD_RESULTS, settle=settle)
     results = [
         CaseResult(case_id=f"c{i}", suite="s", category="c", severity="medium")
         for i in range(count)
@@ -104,4 +104,11 @@ def test_in_a_process_the_command_line_owns_held_results_are_frozen_as_they_pile
 
 def test_a_host_keeps_its_collector_when_results_are_held() -> None:
     _held(SETTLE_EVERY * 2)
+    assert gc.get_freeze_count() == 0
+
+
+def test_results_held_by_a_run_are_left_to_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's failed calls leave garbage cycles behind: freezing would keep them for good."""
+    monkeypatch.setattr(gc_module, "_owned", [True])
+    _held(SETTLE_EVERY * 2, settle=False)
     assert gc.get_freeze_count() == 0

@@ -20,8 +20,11 @@ class HeldResults:
     """The results of a run as they are stored, kept while there are at most ``limit``: the
     report then reads them instead of reading the store back (the same results)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    def __init__(self, limit: int, *, settle: bool = False) -> None:
+        """``settle``: every `SETTLE_EVERY` results, `keep_alive` what exists (the results, and
+        any garbage cycle not collected yet: meant for answers read from a file, where no failed
+        network call leaves large cycles behind)."""
+        self.limit, self.settle = limit, settle
         self.results: list[CaseResult] | None = []
 
     def add(self, result: CaseResult) -> None:
@@ -31,7 +34,7 @@ class HeldResults:
             self.results = None  # too many: the report reads the store
         else:
             self.results.append(result)
-            if len(self.results) % SETTLE_EVERY == 0:
+            if self.settle and len(self.results) % SETTLE_EVERY == 0:
                 keep_alive()
 
     __call__ = add  # a result sink

@@ -111,7 +111,7 @@ def _score(
         },
     )
     cases = (case for suite in loaded for case in suite.cases())
-    held = HeldResults(HELD_RESULTS)
+    held = HeldResults(HELD_RESULTS, settle=True)
     own_store = store is None
     db = store or Store(settings.db_path)
     try:
