@@ -8,8 +8,10 @@ processes, every report format unless --format says otherwise:
 
     python -m failproof score answers.jsonl -s suite.jsonl --format all
 
-and prints the user+sys CPU of each size (median of --repeat runs, the sizes interleaved so that
-a change of load hits both) and the margin: (N2 - N1) / (CPU(N2) - CPU(N1)) answers per
+and prints the user+sys CPU of each size (the mean of the middle half of --repeat runs: the
+process clock counts in 10 ms ticks, and a median keeps that step; the sizes and trees
+interleaved, their order turned each round, so that a change of load hits all of them alike) and
+the margin: (N2 - N1) / (CPU(N2) - CPU(N1)) answers per
 CPU-second, start-up and every fixed cost cancelled out; then, for scale, the scorers alone on
 the same N2 cases and answers, in this process.
 
@@ -144,7 +146,8 @@ def measure(
     """CPU seconds of every (tree, size), ``--repeat`` times, the runs interleaved."""
     cpus: dict[str, dict[int, list[float]]] = {name: {n: [] for n in argvs} for name in trees}
     for i in range(args.repeat):
-        for name, src in trees.items():
+        order = list(trees.items())
+        for name, src in order if i % 2 == 0 else order[::-1]:
             for n, argv in argvs.items():
                 cwd = tmp / str(n) / f"{name}{i}"
                 cwd.mkdir()
@@ -153,13 +156,19 @@ def measure(
     return cpus
 
 
+def middle_mean(runs: list[float]) -> float:
+    """The mean of the middle half of ``runs`` (all of them when there are fewer than 4)."""
+    ordered, cut = sorted(runs), len(runs) // 4
+    return statistics.mean(ordered[cut : len(ordered) - cut])
+
+
 def report(name: str, cpus: dict[int, list[float]]) -> float:
     """Print one tree's figures; returns its margin in answers per CPU-second."""
     (n1, first), (n2, second) = cpus.items()
     for n, runs in cpus.items():
         each = ", ".join(f"{c:.2f}" for c in runs)
-        print(f"  {name}: {n:>7,} answers: median {statistics.median(runs):.2f} CPU s ({each})")
-    extra = statistics.median(second) - statistics.median(first)
+        print(f"  {name}: {n:>7,} answers: {middle_mean(runs):.3f} CPU s ({each})")
+    extra = middle_mean(second) - middle_mean(first)
     print(f"  {name}: margin {(n2 - n1) / extra:,.0f} answers per CPU-second "
           f"({extra / (n2 - n1) * 1e6:,.0f} µs each)")  # fmt: skip
     return (n2 - n1) / extra
