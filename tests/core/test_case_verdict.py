@@ -4,7 +4,7 @@ sent is ``unsupported``; a scorer that raised, or a rubric no judge graded, fail
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -22,14 +22,19 @@ def _safe(label: str) -> SafeCaseResult:
     )
 
 
-def _result(
-    unsupported: bool,
-    scores: dict[str, Any],
-    primary: str | None,
-    error: bool,
-    passed: bool | None,
-    safe: str | None,
-) -> CaseResult:
+class Given(NamedTuple):
+    """What a result holds that its verdict reads."""
+
+    unsupported: bool
+    scores: dict[str, Any]
+    primary: str | None  # the classifier's class
+    error: bool  # the target failed
+    passed: bool | None  # the probe's gate
+    safe: str | None  # the SAFE v0 label
+
+
+def _result(given: Given) -> CaseResult:
+    unsupported, scores, primary, error, passed, safe = given
     return CaseResult(
         case_id="c",
         suite="s",
@@ -51,14 +56,8 @@ def _worst(verdicts: list[str]) -> str:
     return "fail" if "fail" in verdicts else "review" if "review" in verdicts else "pass"
 
 
-def _expected(
-    unsupported: bool,
-    scores: dict[str, Any],
-    primary: str | None,
-    error: bool,
-    passed: bool | None,
-    safe: str | None,
-) -> str:
+def _expected(given: Given) -> str:
+    unsupported, scores, primary, error, passed, safe = given
     if unsupported:
         return "unsupported"
     verdicts = []
@@ -82,8 +81,9 @@ SCORES: list[dict[str, Any]] = [
     {"probe": {"scorer_error": "ValueError()"}},
     {"failproof": {"unscored": "a rubric and no judge"}},
 ]
-COMBINATIONS = list(
-    itertools.product(
+COMBINATIONS = [
+    Given(*values)
+    for values in itertools.product(
         [False, True],
         SCORES,
         [None, "pass", "fail", "refusal"],
@@ -91,9 +91,9 @@ COMBINATIONS = list(
         [None, True, False],
         [None, "Pass", "Review", "Fail"],
     )
-)
+]
 
 
-@pytest.mark.parametrize("combination", COMBINATIONS)
-def test_the_verdict_is_the_worst_any_scorer_gave(combination: tuple[Any, ...]) -> None:
-    assert case_verdict(_result(*combination)) == _expected(*combination)
+@pytest.mark.parametrize("given", COMBINATIONS)
+def test_the_verdict_is_the_worst_any_scorer_gave(given: Given) -> None:
+    assert case_verdict(_result(given)) == _expected(given)

@@ -91,6 +91,10 @@ def _described(case: Case, sample: int) -> _Described:
     )
 
 
+#: What no scorer has set yet.
+_NOTHING = ScoreResult()
+
+
 def _run_scorers(
     case: Case, response: Response, scorer_list: Sequence[Scorer]
 ) -> tuple[ScoreResult, dict[str, Any]]:
@@ -118,10 +122,6 @@ def _run_scorers(
     if failed:
         found = _error_verdict(failed, found.classification).over(found)
     return found, scores
-
-
-#: What no scorer has set yet.
-_NOTHING = ScoreResult()
 
 
 def _checked(scorer: Scorer, out: object) -> ScoreResult:
