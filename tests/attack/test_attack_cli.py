@@ -16,6 +16,7 @@ from tests.fakes.openai_server import Answer, FakeOpenAI
 from tests.fakes.processes import kill_hard, wait_until
 
 from failproof.cli import main
+from failproof.cli._attack import compare_name
 
 
 def args(fake: FakeOpenAI, suite: Path, strategy: str, *extra: str) -> list[str]:
@@ -265,3 +266,18 @@ def test_without_a_judge_breaks_are_the_rules(fake_openai: FakeOpenAI, home: Pat
     assert main(["attack", *argv]) == 1
     data = json.loads((out / "attack.json").read_text())
     assert data["strategies"]["iterative"]["breaks_by"]["rules"] == 1
+
+
+@pytest.mark.parametrize(
+    ("count", "kept_whole"),
+    [pytest.param(2, True, id="two-ids"), pytest.param(12, False, id="twelve-ids")],
+)
+def test_a_side_by_side_reports_folder_is_named_by_its_ids_and_never_too_long(
+    count: int, kept_whole: bool
+) -> None:
+    ids = [f"20261126-1418{i:02d}-a2926e" for i in range(count)]
+    name = compare_name(ids)
+    assert len(name.encode()) <= 120
+    assert name.startswith(f"compare-{ids[0]}")
+    assert (name == "compare-" + "-".join(ids)) is kept_whole
+    assert compare_name(ids[::-1]) != name  # other attacks, in another order: another folder

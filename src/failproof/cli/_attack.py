@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -264,7 +265,7 @@ def attack(
     if report:
         with Store(settings.db_path, readonly=True) as store:
             attacks = [(store.get_attack(i), store.attack_steps(i)) for i in report]
-        folder = output or _folder(settings, "compare-" + "-".join(report))
+        folder = output or _folder(settings, compare_name(report))
         _finish(attacks, chosen, folder, quiet, "attack")
     if resume:
         execute_attack(resume, settings, chosen, output, quiet)
@@ -313,6 +314,20 @@ def execute_attack(
 
 def _folder(settings: Settings, name: str) -> Path:
     return Path(settings.report.output_dir) / name
+
+
+#: The longest folder name a side-by-side report gets (a file system allows 255 bytes).
+_MAX_NAME = 120
+
+
+def compare_name(ids: list[str]) -> str:
+    """The folder of stored attacks reported side by side: ``compare-`` and their ids, or, when
+    that would be too long a name, the first id, how many more, and a digest of them all."""
+    joined = "compare-" + "-".join(ids)
+    if len(joined.encode()) <= _MAX_NAME:
+        return joined
+    digest = hashlib.sha256("\n".join(ids).encode()).hexdigest()[:12]
+    return f"compare-{ids[0][:40]}-and-{len(ids) - 1}-more-{digest}"
 
 
 def _finish(
