@@ -1,3 +1,3 @@
-from tests.fakes.fixtures import fake_openai
+from tests.fakes.fixtures import fake_openai, home
 
-__all__ = ["fake_openai"]
+__all__ = ["fake_openai", "home"]

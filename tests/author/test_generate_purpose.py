@@ -20,14 +20,6 @@ from failproof.suites import load_suite
 PURPOSE = "A support bot for a retail bank that answers questions about cards and accounts."
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FAILPROOF_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _argv(fake: FakeOpenAI, out: Path, plugins: str, *extra: str) -> list[str]:
     return [
         "generate",
