@@ -91,7 +91,6 @@ def execute(
     executor: WorkExecutor | None = None,
 ) -> RunOutcome:
     """Start ``request`` (or resume the run id) with progress, then write the reports."""
-    from failproof.report import build_report
     from failproof.runner import RunAborted, RunInterrupted, resume_run, start_run
     from failproof.runner._ids import new_run_id
     from failproof.safe import load_safe_config
@@ -122,6 +121,8 @@ def execute(
             say(f"failproof: error: {lost}; resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
         except RunAborted as abort:
+            from failproof.report import build_report
+
             say(f"failproof: error: {abort}")
             report = build_report(store.get_run(run_id), store.stream(run_id), settings)
             emit_reports(report, formats, output, settings)
@@ -331,8 +332,6 @@ def run(
     Exit 0 all passed (or the --fail-under gate met), 1 any failure, 2 review only, 3 error;
     130 when interrupted (the command to resume is printed).
     """
-    from failproof.report import exit_code
-
     flags: RunFlags = {
         "run__concurrency": concurrency,
         "run__timeout_s": timeout,
@@ -420,4 +419,6 @@ def run(
     if verbose:
         stats = outcome.stats
         stderr.print(f"calls done {stats.completed}, from cache {stats.cache_hits}")
+    from failproof.report import exit_code  # loaded with the report, while the calls ran
+
     raise typer.Exit(int(exit_code(outcome.report, settings.run.fail_under)))

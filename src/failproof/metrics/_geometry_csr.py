@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SCIPY_FROM", "Csr"]
+__all__ = ["SCIPY_FROM", "Csr", "load_scipy"]
 
 #: Stored entries from which products go to scipy (below, numpy's loops cost less than the import).
 SCIPY_FROM = 20_000
@@ -117,9 +117,15 @@ class Csr:
         return self.data.astype(np.float64)
 
     def _scipy(self) -> Any:
-        import scipy.sparse  # type: ignore[import-untyped]
+        return load_scipy().csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
 
-        return scipy.sparse.csr_matrix((self.data, self.indices, self.indptr), shape=self.shape)
+
+def load_scipy() -> Any:
+    """``scipy.sparse``, imported (about 50 ms the first time: a run loads it ahead, while it
+    waits for answers, when its geometry will be large enough to use it)."""
+    import scipy.sparse  # type: ignore[import-untyped]
+
+    return scipy.sparse
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from failproof.core import CaseResult, Run
 from failproof.metrics._accumulate import Accumulator, Collect, accumulators
 from failproof.metrics._base import AggregateContext, aggregators, context_for, section_models
 
-__all__ = ["CORE_SECTIONS", "RunAggregates", "aggregate_run", "aggregate_stream"]
+__all__ = ["CORE_SECTIONS", "Aggregation", "RunAggregates", "aggregate_run", "aggregate_stream"]
 
 #: Sections the report names; every other aggregator's section goes under ``extensions``.
 CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "safe_v0")
@@ -55,24 +55,46 @@ def aggregate_stream(
     pass (a report's per-case digest). Accumulators that need a second look read ``source``
     again.
     """
-    ctx = context_for(run, fallback)
-    ctx.source = source
-    sections = {entry.name: _accumulator(entry.name, ctx) for entry in aggregators}
-    feed = [*sections.values(), *also]
+    aggregation = Aggregation(run, fallback, also=also)
     for result in source:
-        for accumulator in feed:
+        aggregation.add(result)
+    return aggregation.finish(source)
+
+
+class Aggregation:
+    """Every section of ``run``, its results given one at a time in report order (as they are
+    stored, say); `finish` gives the sections (`aggregate_stream` is this over a source)."""
+
+    def __init__(
+        self,
+        run: Run,
+        fallback: Settings | None = None,
+        *,
+        also: Sequence[Accumulator[object]] = (),
+    ) -> None:
+        self.ctx = context_for(run, fallback)
+        self.sections = {entry.name: _accumulator(entry.name, self.ctx) for entry in aggregators}
+        self._feed = [*self.sections.values(), *also]
+
+    def add(self, result: CaseResult) -> None:
+        for accumulator in self._feed:
             accumulator.add(result)
-    out = RunAggregates(results=[])
-    for name, accumulator in sections.items():
-        value = accumulator.finish()
-        if value is None:
-            continue
-        if name in CORE_SECTIONS:
-            out.sections[name] = value
-        else:
-            model = section_models.get(name)
-            out.extensions[name] = model.model_validate(value) if model else value
-    return out
+
+    def finish(self, source: Iterable[CaseResult]) -> RunAggregates:
+        """The sections; ``source`` gives the same results again, in the same order, to the
+        accumulators that need a second look."""
+        self.ctx.source = source
+        out = RunAggregates(results=[])
+        for name, accumulator in self.sections.items():
+            value = accumulator.finish()
+            if value is None:
+                continue
+            if name in CORE_SECTIONS:
+                out.sections[name] = value
+            else:
+                model = section_models.get(name)
+                out.extensions[name] = model.model_validate(value) if model else value
+        return out
 
 
 def _accumulator(name: str, ctx: AggregateContext) -> Accumulator[object]:

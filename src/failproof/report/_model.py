@@ -30,10 +30,10 @@ from failproof.metrics import (
     Observability,
     Summary,
     aggregate_run,
-    aggregate_stream,
 )
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import section_models
+from failproof.metrics._run import Aggregation
 from failproof.metrics._summary_section import SuiteRow
 from failproof.safe import SafeBatchReport
 from failproof.store import Store, StoredResults
@@ -44,6 +44,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "CaseDigest",
     "Report",
+    "ReportBuilder",
     "build_report",
     "build_report_streaming",
 ]
@@ -226,11 +227,33 @@ def build_report_streaming(
 
 
 def _streamed(run: Run, source: StoredResults, settings: Settings | None) -> Report:
-    digest = CaseDigest()
-    done = aggregate_stream(run, source, settings, also=[_DigestFeed(digest)])
-    report = Report(run=run, results=source, extensions=done.extensions, **done.sections)
-    report._digest = digest
-    return report
+    builder = ReportBuilder(run, settings)
+    for result in source:
+        builder.add(result)
+    return builder.finish(run, source)
+
+
+class ReportBuilder:
+    """The report of a run whose results are given one at a time, in report order (as a run
+    stores them, say); `finish` gives the report, reading its cases from the store.
+
+    ``run`` need only carry the run's scoring record and planned count (the report is of the run
+    given to `finish`); ``settings`` stand in for a run made before scoring records.
+    """
+
+    def __init__(self, run: Run, settings: Settings | None = None) -> None:
+        self.digest = CaseDigest()
+        self.aggregation = Aggregation(run, settings, also=[_DigestFeed(self.digest)])
+
+    def add(self, result: CaseResult) -> None:
+        self.aggregation.add(result)
+
+    def finish(self, run: Run, source: StoredResults) -> Report:
+        """The report of ``run``, whose results ``source`` holds: exactly those added, in order."""
+        done = self.aggregation.finish(source)
+        report = Report(run=run, results=source, extensions=done.extensions, **done.sections)
+        report._digest = self.digest
+        return report
 
 
 class _DigestFeed:

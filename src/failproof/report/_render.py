@@ -7,14 +7,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import ClassVar, Protocol, TextIO
+from typing import TYPE_CHECKING, ClassVar, Protocol, TextIO
 
 from failproof.core import CaseResult
 from failproof.errors import ConfigError
 from failproof.guard import atomic_write_text, redact
 from failproof.guard._files import atomic_writer
 from failproof.registry import Registry
-from failproof.report._model import Report
+
+if TYPE_CHECKING:  # naming the formats loads no report model
+    from failproof.report._model import Report
 
 __all__ = [
     "CaseSink",

@@ -74,6 +74,8 @@ class Engine:
     use_cache: bool = True
     max_consecutive_failures: int = 0
     sinks: list[ResultSink] = field(default_factory=list)
+    #: Called once every worker has made its first call (the run then waits for answers).
+    started: Callable[[], None] | None = None
     kept: dict[tuple[str, str, int], Response] = field(default_factory=dict)
     stats: EngineStats = field(default_factory=EngineStats)
     _identity: dict[str, Any] = field(default_factory=dict, init=False)
@@ -98,6 +100,8 @@ class Engine:
             self._finisher = Finisher(self.scoring, self.store, self.run_id, *hooks)
             for _ in range(max(1, self.workers)):
                 group.create_task(self._worker(items))
+            if self.started is not None:  # after every worker's first step
+                asyncio.get_running_loop().call_soon(self.started)
 
     async def _worker(self, items: Iterator[WorkItem]) -> None:
         """Call, hand the answer to the finisher, and go on with the next call at once."""

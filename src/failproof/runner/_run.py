@@ -5,19 +5,22 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from failproof.config import ScoringConfig, Settings
 from failproof.config._record import RECORD_KEY
 from failproof.core import Run, Unsupported
 from failproof.core._result import utc_now
 from failproof.errors import ConfigError
-from failproof.report import Report, build_report
+from failproof.runner._ahead import Ahead
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._gc import quiet_gc
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
+from failproof.runner._live import LiveReport
 from failproof.runner._plan import RunRequest, WorkItem, plan_work
 from failproof.runner._planned import RunSuites
 from failproof.runner._pool import PoolScoring, can_fork
@@ -32,6 +35,9 @@ from failproof.runner._unsupported import find_unsupported, store_unsupported, u
 from failproof.scoring import Scorer, build_scorers
 from failproof.store import Store
 from failproof.targets import Target, create_target
+
+if TYPE_CHECKING:  # the report, with numpy, is loaded while the first calls are awaited
+    from failproof.report import Report
 
 __all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
 
@@ -74,6 +80,7 @@ class _Job:
     progress: RunProgress
     sinks: Sequence[ResultSink] = ()
     executor: WorkExecutor | None = None
+    ahead: Ahead | None = None
 
 
 @quiet_gc()
@@ -184,23 +191,61 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     not_sent = sum((*key, i) not in skip for key in unsupported for i in samples)
     job.progress.start(total, len(skip), not_sent=not_sent)
     held = HeldResults(0 if resumed or job.executor is not None else HELD_RESULTS)
+    live = LiveReport(_planned_keys(job)) if total <= held.limit else None
     redacted = store.redacted
-    job = replace(job, sinks=(*job.sinks, held))
-    stats = _go(job, target, settings, store, skip, resumed, unsupported)
+    ahead = Ahead(partial(_prepare_report, total, live, run, settings), first=_load_numpy)
+    job = replace(job, sinks=(*job.sinks, held, *([live] if live else [])), ahead=ahead)
+    try:
+        stats = _go(job, target, settings, store, skip, resumed, unsupported)
+    finally:
+        ahead.wait()  # nothing of the report is built on two threads at once
     store.finish_run(run.id, "finished", utc_now())
     store.drop_kept_answers(run.id)
-    report = _report(store.get_run(run.id), store, held, store.redacted > redacted, settings)
+    changed = store.redacted > redacted
+    report = _report(store.get_run(run.id), store, held, live, changed, settings)
     return RunOutcome(run=report.run, report=report, stats=stats, responses_path=job.responses_path)
 
 
+def _planned_keys(job: _Job) -> list[tuple[str, str, int]]:
+    samples = range(job.request.repeat)
+    return [(case.suite, case.id, sample) for case in job.suites.cases() for sample in samples]
+
+
+def _load_numpy() -> None:
+    """Import numpy on the run's own thread: the command line sets an environment variable while
+    numpy loads, which no other thread may do while the run may start processes."""
+    import numpy  # noqa: F401
+
+
+def _prepare_report(total: int, live: LiveReport | None, run: Run, settings: Settings) -> None:
+    """What the report of ``run`` will need, done while the run waits for answers: the builder
+    its results go to as they are stored (``live``), then what building it loads on first use."""
+    from failproof.report._model import ReportBuilder
+    from failproof.report._prepare import prepare_report
+
+    if live is not None:
+        live.begin(ReportBuilder(run, settings))
+    prepare_report(total)
+
+
 def _report(
-    run: Run, store: Store, held: HeldResults, redacted: bool, settings: Settings
+    run: Run,
+    store: Store,
+    held: HeldResults,
+    live: LiveReport | None,
+    redacted: bool,
+    settings: Settings,
 ) -> Report:
     """The run's report, from the results this process just stored when they are what the store
-    holds (``redacted``: the store redacted a secret in some), else read back from the store."""
+    holds (``redacted``: the store redacted a secret in some), else read back from the store.
+    The sections built while the results were stored (``live``) serve when they had them all."""
+    from failproof.report import build_report
+
     kept = held.as_stored(store.stream(run.id), redacted=redacted)
     with quiet_gc():  # the results held for the report are frozen while it is built
-        return build_report(run, store.stream(run.id, held=kept), settings)
+        source = store.stream(run.id, held=kept)
+        built = live.report(run, source) if live is not None and kept is not None else None
+        return built if built is not None else build_report(run, source, settings)
 
 
 def _go(
@@ -241,6 +286,7 @@ def _go(
             sinks=sinks,
             progress=job.progress,
         )
+        engine.started = job.ahead.start if job.ahead is not None else None
         engine.kept = store.kept_answers(run_id) if resumed else {}
         calls = engine.caller.stats
         with stop_signals(), asyncio.Runner() as loop:

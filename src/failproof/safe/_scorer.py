@@ -28,7 +28,6 @@ from failproof.guard._problem import first_problem
 from failproof.metrics import AggregateContext, accumulators, aggregators, folded
 from failproof.safe._ah import AhMatcher, ah_matchers
 from failproof.safe._records import DEFAULT_ARCHETYPE, SafeOutput, SafeRecord
-from failproof.safe._report import build_safe_report
 from failproof.safe._result import SafeResult
 from failproof.safe._scoring import score_record
 from failproof.safe._section import SafeBatchReport
@@ -134,6 +133,8 @@ class SafeAccumulator:
             return None
         concern = ",".join(sorted(self.suites))
         config = self.ctx.scoring.safe or SafeConfig()
+        from failproof.safe._report import build_safe_report  # numpy: loaded for reports only
+
         report = build_safe_report(self.scored, config, concern_id=concern)
         return SafeBatchReport.model_validate(report.to_json(with_results=False))
 

@@ -13,13 +13,14 @@ import importlib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any, Protocol
 
 from failproof.errors import MissingExtraError
 from failproof.safe._result import SemanticMatch
+
+if TYPE_CHECKING:  # numpy is loaded by the matcher, only when semantic matching is asked for
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["Embedder", "MiniLmEmbedder", "SemanticMatcher", "split_sentences"]
 
@@ -59,6 +60,8 @@ class MiniLmEmbedder:
         self._model: Any = None
 
     def encode(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        import numpy as np
+
         if self._model is None:
             self._model = _load_minilm()
         vectors = self._model.encode(
@@ -77,6 +80,8 @@ class SemanticMatcher:
     def __init__(self, embedder: Embedder, threshold: float) -> None:
         self.embedder = embedder
         self.threshold = threshold
+        import numpy as np
+
         self._rows: dict[str, int] = {}
         self._vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
 
@@ -88,7 +93,12 @@ class SemanticMatcher:
         vectors = self.embedder.encode(new)
         start = len(self._rows)
         self._rows.update({text: start + i for i, text in enumerate(new)})
-        self._vectors = vectors if start == 0 else np.vstack([self._vectors, vectors])
+        if start == 0:
+            self._vectors = vectors
+        else:
+            import numpy as np
+
+            self._vectors = np.vstack([self._vectors, vectors])
 
     def best(self, phrases: Sequence[str], sentences: Sequence[str]) -> list[SemanticMatch]:
         """For each phrase, its most similar sentence and whether it reaches the threshold."""
@@ -97,6 +107,8 @@ class SemanticMatcher:
         self.prepare([*phrases, *sentences])
         left = self._vectors[[self._rows[p] for p in phrases]]
         right = self._vectors[[self._rows[s] for s in sentences]]
+        import numpy as np
+
         similarity = np.clip(left @ right.T, -1.0, 1.0)
         best = similarity.argmax(axis=1)
         out = []

@@ -14,8 +14,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from failproof.core import Case, Suite
 from failproof.errors import SuiteError
 from failproof.guard._input import YAML_LIMITS
@@ -190,11 +188,25 @@ def _check_jsonl(path: Path) -> SuiteSource:
     return source
 
 
+def _repeated(hashes: array[int]) -> set[int]:
+    """The values found more than once in ``hashes`` (sorted by numpy past `HELD` of them: a
+    Python set of a million ints would cost far more memory)."""
+    if len(hashes) <= HELD:
+        seen: set[int] = set()
+        repeated: set[int] = set()
+        for value in hashes:
+            (repeated if value in seen else seen).add(value)
+        return repeated
+    import numpy as np
+
+    ordered = np.sort(np.frombuffer(hashes, dtype=np.int64))
+    return set(ordered[1:][ordered[1:] == ordered[:-1]].tolist())
+
+
 def _refuse_duplicates(path: Path, check: _Check) -> None:
     """Two cases with one id are refused as `load_suite` refuses them (the file is read again,
     for the ids whose hash is shared, only when there are some)."""
-    hashes = np.sort(np.frombuffer(check.hashes, dtype=np.int64))
-    shared = set(hashes[1:][hashes[1:] == hashes[:-1]].tolist())
+    shared = _repeated(check.hashes)
     if not shared:
         return
     seen: dict[str, int] = {}

@@ -1,0 +1,75 @@
+"""Work done ahead for the report runs once, on its own thread, from the moment a run starts waiting
+for answers; the report waits for it, and a failure there is left for the report to meet."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import failproof.report._prepare as prepare
+from failproof.core._sections import Section
+from failproof.report._model import Report
+from failproof.runner._ahead import Ahead
+
+
+def test_the_work_runs_once_on_another_thread_and_wait_returns_when_it_is_done() -> None:
+    threads: list[threading.Thread] = []
+    release = threading.Event()
+
+    def work() -> None:
+        threads.append(threading.current_thread())
+        release.wait()
+
+    ahead = Ahead(work)
+    ahead.start()
+    ahead.start()
+    release.set()
+    ahead.wait()
+    assert len(threads) == 1 and threads[0] is not threading.current_thread()
+    assert threads[0].daemon and not threads[0].is_alive()
+
+
+def test_waiting_for_work_never_started_returns_at_once() -> None:
+    ran: list[bool] = []
+    Ahead(lambda: ran.append(True)).wait()
+    assert ran == []
+
+
+def test_a_failure_ahead_is_swallowed_for_the_report_to_meet() -> None:
+    def work() -> None:
+        raise ImportError("no module named scipy")
+
+    ahead = Ahead(work)
+    ahead.start()
+    ahead.wait()  # raises nothing
+
+
+@pytest.mark.parametrize(("cases", "loads"), [(0, False), (300, False), (334, True), (2000, True)])
+def test_scipy_is_loaded_ahead_only_for_a_geometry_large_enough_to_use_it(
+    monkeypatch: pytest.MonkeyPatch, cases: int, loads: bool
+) -> None:
+    loaded: list[bool] = []
+    monkeypatch.setattr(prepare, "load_scipy", lambda: loaded.append(True))
+    prepare.prepare_report(cases)
+    assert bool(loaded) == loads
+    assert cases * prepare.ENTRIES_PER_CASE >= prepare.SCIPY_FROM or not loads
+
+
+def test_every_report_model_is_built_once_prepared() -> None:
+    prepare.prepare_report(0)
+    models = [Report, *prepare._subclasses(Section)]
+    assert len(models) > 20
+    assert all(model.__pydantic_complete__ for model in models)
+
+
+def test_what_must_run_on_the_starting_thread_runs_there_before_the_work() -> None:
+    where: list[tuple[str, threading.Thread]] = []
+    ahead = Ahead(
+        lambda: where.append(("work", threading.current_thread())),
+        first=lambda: where.append(("first", threading.current_thread())),
+    )
+    ahead.start()
+    ahead.wait()
+    assert [name for name, _ in where] == ["first", "work"]
+    assert where[0][1] is threading.current_thread() is not where[1][1]

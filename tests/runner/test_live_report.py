@@ -1,0 +1,155 @@
+"""A new run builds its report while it stores its results, each result going to the report in
+report order once every result before it is in; the report is the one the store's results give.
+When a result is missing, unplanned, stored twice or breaks a section, the report is built from the
+store as before."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.runner.helpers import numbered_cases, settings, write_suite
+
+import failproof.report as report_package
+from failproof.core import CaseResult
+from failproof.report import Report, build_report
+from failproof.report._model import ReportBuilder
+from failproof.runner import RunOutcome, RunRequest, start_run
+from failproof.runner._live import LiveReport
+from failproof.store import Store
+
+
+def run_numbered(tmp_path: Path, store: Store, n: int = 30, repeat: int = 2) -> RunOutcome:
+    """``n`` cases q0..q{n-1} sent in that order, whose report order is q0, q1, q10, q11, ...,
+    and three that fail, sent first and reported first, last and among them."""
+    failing = [{"id": i, "input": i, "expect": {"must_contain": ["never"]}} for i in FAILING]
+    suite = write_suite(tmp_path / "s.yaml", "s", failing + numbered_cases(n))
+    request = RunRequest(suites=(str(suite),), target="mock:echo", repeat=repeat)
+    return start_run(request, settings=settings(tmp_path / "home"), store=store)
+
+
+FAILING = ["z9", "a0", "q15x"]
+
+
+def dumped(report: Report) -> str:
+    return report.model_dump_json(exclude={"run", "generated_at"})
+
+
+def digested(report: Report) -> tuple[object, ...]:
+    """What the renderers read from the report's per-case digest."""
+    digest = report.digest()
+    listed = (digest.failing.items(), digest.not_passed.items())
+    keys = tuple([r.key for r in results] for results in listed)
+    return digest.verdicts, digest.shown, digest.total, digest.unsupported, keys
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> Iterator[tuple[Store, RunOutcome, list[CaseResult]]]:
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_numbered(tmp_path, store)
+        yield store, outcome, list(store.results(outcome.run.id))
+
+
+def test_a_run_whose_results_arrive_out_of_report_order_reports_what_its_store_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built_from_store: list[str] = []
+    original = report_package.build_report
+    monkeypatch.setattr(
+        report_package,
+        "build_report",
+        lambda *a, **k: built_from_store.append("x") or original(*a, **k),
+    )
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_numbered(tmp_path, store)
+        read = build_report(outcome.run, store.stream(outcome.run.id))
+    assert built_from_store == []  # the report built while storing served
+    assert outcome.report.case_count == 66
+    assert digested(outcome.report)[0]["fail"] == 6
+    assert dumped(outcome.report) == dumped(read)
+    assert digested(outcome.report) == digested(read)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_results_in_any_order_reach_the_report_in_report_order(
+    stored: tuple[Store, RunOutcome, list[CaseResult]], seed: int
+) -> None:
+    store, outcome, results = stored
+    shuffled = random.Random(seed).sample(results, len(results))
+    builder = ReportBuilder(outcome.run)
+    order: list[tuple[str, str, int]] = []
+    builder.add = lambda r, add=builder.add: (order.append(r.key), add(r))[1]  # type: ignore[method-assign]
+    live = LiveReport([r.key for r in results])
+    live.begin(builder)
+    for result in shuffled:
+        live(result)
+    assert live.complete
+    assert order == sorted(r.key for r in results)
+    report = live.report(outcome.run, store.stream(outcome.run.id))
+    assert report is not None
+    assert dumped(report) == dumped(build_report(outcome.run, store.stream(outcome.run.id)))
+
+
+def test_a_result_waits_for_every_result_before_it(
+    stored: tuple[Store, RunOutcome, list[CaseResult]],
+) -> None:
+    _, outcome, results = stored
+    first, *rest = sorted(results, key=lambda r: r.key)
+    live = LiveReport([r.key for r in results])
+    live.begin(ReportBuilder(outcome.run))
+    for result in rest:
+        live(result)
+    assert live.added == 0 and not live.complete
+    live(first)
+    assert live.added == len(results) and live.complete
+
+
+def test_results_stored_before_the_builder_is_given_go_to_it_when_the_run_catches_up(
+    stored: tuple[Store, RunOutcome, list[CaseResult]],
+) -> None:
+    store, outcome, results = stored
+    live = LiveReport([r.key for r in results])
+    for result in results:
+        live(result)
+    assert live.added == 0 and not live.complete
+    live.begin(ReportBuilder(outcome.run))
+    report = live.report(outcome.run, store.stream(outcome.run.id))
+    assert live.complete and report is not None
+    assert dumped(report) == dumped(build_report(outcome.run, store.stream(outcome.run.id)))
+
+
+@pytest.mark.parametrize("fault", ["missing", "unplanned", "twice"])
+def test_the_sections_built_while_storing_serve_only_when_every_planned_result_came_once(
+    stored: tuple[Store, RunOutcome, list[CaseResult]], fault: str
+) -> None:
+    _, outcome, results = stored
+    keys = [r.key for r in results]
+    given = {
+        "missing": results[:-1],
+        "unplanned": [*results, results[0].model_copy(update={"case_id": "elsewhere"})],
+        "twice": [*results, results[0]],
+    }[fault]
+    live = LiveReport(keys)
+    live.begin(ReportBuilder(outcome.run))
+    for result in given:
+        live(result)
+    assert not live.complete
+
+
+def test_a_section_that_fails_while_storing_stops_nothing_and_leaves_the_report_to_the_store(
+    stored: tuple[Store, RunOutcome, list[CaseResult]],
+) -> None:
+    store, outcome, results = stored
+
+    class Failing(ReportBuilder):
+        def add(self, result: CaseResult) -> None:
+            raise ValueError("a plugin's section broke")
+
+    live = LiveReport([r.key for r in results])
+    live.begin(Failing(outcome.run))
+    for result in results:
+        live(result)  # never raises into the run
+    assert not live.complete
+    assert live.report(outcome.run, store.stream(outcome.run.id)) is None
