@@ -31,7 +31,7 @@ from failproof.detect import pyrit_set, xstest_set
 from failproof.detect._harm_data import pyrit_harm_set
 from failproof.metrics._geometry import nearest, normalise
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
-from failproof.metrics._geometry_stream import _Model
+from failproof.metrics._geometry_two_pass import Model
 from failproof.scoring import build_scorers, score_case
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "labelled"
@@ -58,7 +58,7 @@ def labels(cases: list[GeometryCase], size: int, seed: int) -> tuple[np.ndarray,
     rng = np.random.default_rng(seed)
     chosen = np.sort(rng.choice(len(cases), size, replace=False)) if size < len(cases) else None
     sample = cases if chosen is None else [cases[i] for i in chosen]
-    model = _Model(sample, ProbeSettings(seed=seed))
+    model = Model(sample, ProbeSettings(seed=seed))
     tfidf = model.vectorizer.transform(c.document for c in cases)
     assigned = nearest(normalise(model.embed(tfidf)), model.centers)
     return assigned, len(model.centers), time.process_time() - start

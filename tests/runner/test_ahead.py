@@ -7,8 +7,10 @@ import threading
 
 import pytest
 
+import failproof.metrics._geometry_csr as geometry_csr
 import failproof.report._prepare as prepare
 from failproof.core._sections import Section
+from failproof.metrics._geometry_csr import SCIPY_FROM
 from failproof.report._model import Report
 from failproof.runner._ahead import Ahead
 
@@ -45,19 +47,23 @@ def test_a_failure_ahead_is_swallowed_for_the_report_to_meet() -> None:
     ahead.wait()  # raises nothing
 
 
-@pytest.mark.parametrize(("cases", "loads"), [(0, False), (300, False), (334, True), (2000, True)])
+def test_a_large_report_is_one_whose_geometry_multiplies_with_scipy() -> None:
+    assert prepare.LARGE_REPORT * prepare.ENTRIES_PER_CASE >= SCIPY_FROM
+    assert (prepare.LARGE_REPORT - 1) * prepare.ENTRIES_PER_CASE < SCIPY_FROM
+
+
+@pytest.mark.parametrize(("cases", "loads"), [(0, False), (333, False), (334, True), (2000, True)])
 def test_scipy_is_loaded_ahead_only_for_a_geometry_large_enough_to_use_it(
     monkeypatch: pytest.MonkeyPatch, cases: int, loads: bool
 ) -> None:
     loaded: list[bool] = []
-    monkeypatch.setattr(prepare, "load_scipy", lambda: loaded.append(True))
+    monkeypatch.setattr(geometry_csr, "load_scipy", lambda: loaded.append(True))
     prepare.prepare_report(cases)
     assert bool(loaded) == loads
-    assert cases * prepare.ENTRIES_PER_CASE >= prepare.SCIPY_FROM or not loads
 
 
-def test_every_report_model_is_built_once_prepared() -> None:
-    prepare.prepare_report(0)
+def test_every_report_model_is_built_once_prepared_for_a_large_report() -> None:
+    prepare.prepare_report(prepare.LARGE_REPORT)
     models = [Report, *prepare._subclasses(Section)]
     assert len(models) > 20
     assert all(model.__pydantic_complete__ for model in models)

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from failproof.config import ProbeSettings
 from failproof.metrics._geometry_clusters import describe_clusters, mutual_information
 from failproof.metrics._geometry_csr import Csr
-from failproof.metrics._geometry_docs import GeometryCase
+from failproof.metrics._geometry_docs import GeometryCase, says_something
 from failproof.metrics._geometry_k import KChoice, choose_k, fit_kmeans
 from failproof.metrics._geometry_section import (
     GeometryMethod,
@@ -49,15 +49,6 @@ __all__ = [
     "points_of",
     "says_something",
 ]
-
-
-def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
-    """Whether a geometry of ``cases`` evaluated cases, ``failures`` of them failed, can say
-    anything: at least ``min_cases_for_geometry`` cases and ``min_failures_for_geometry``
-    failures (a run that does not fail has no failure geometry to show)."""
-    return (
-        cases >= settings.min_cases_for_geometry and failures >= settings.min_failures_for_geometry
-    )
 
 
 @dataclass(frozen=True)

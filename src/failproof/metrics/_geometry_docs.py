@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from failproof.config import ProbeSettings
 from failproof.core import CaseResult, CaseScore
 
-__all__ = ["GeometryCase", "document_of", "geometry_case", "geometry_cases", "risk_band"]
+__all__ = [
+    "GeometryCase",
+    "document_of",
+    "geometry_case",
+    "geometry_cases",
+    "risk_band",
+    "says_something",
+]
 
 
 def risk_band(risk: float) -> str:
@@ -72,4 +80,13 @@ def geometry_case(result: CaseResult, text_chars: int) -> GeometryCase | None:
         risk=score.risk_score,
         weighted=score.weighted_risk,
         document=document_of(score, result.category, text_chars),
+    )
+
+
+def says_something(cases: int, failures: int, settings: ProbeSettings) -> bool:
+    """Whether a geometry of ``cases`` evaluated cases, ``failures`` of them failed, can say
+    anything: at least ``min_cases_for_geometry`` cases and ``min_failures_for_geometry``
+    failures (a run that does not fail has no failure geometry to show)."""
+    return (
+        cases >= settings.min_cases_for_geometry and failures >= settings.min_failures_for_geometry
     )

@@ -1,30 +1,43 @@
-"""What building a report loads on first use, loaded ahead: a run does it while it waits for its
-first answers, so that its report does not wait for it."""
+"""What building a large report loads on first use, loaded ahead: a run does it while it waits for
+its first answers, so that its report does not wait for it."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import TYPE_CHECKING
 
-from failproof.core._sections import Section
-from failproof.metrics._geometry_csr import SCIPY_FROM, load_scipy
-from failproof.report._model import Report
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-__all__ = ["ENTRIES_PER_CASE", "prepare_report"]
+__all__ = ["ENTRIES_PER_CASE", "LARGE_REPORT", "is_large", "prepare_report"]
 
-#: About how many stored entries one case adds to the geometry's TF-IDF matrix: a run of
-#: ``SCIPY_FROM / ENTRIES_PER_CASE`` cases or more multiplies it with scipy.
+#: About how many stored entries one case adds to the geometry's TF-IDF matrix.
 ENTRIES_PER_CASE = 60
+#: Cases from which a report's geometry is large enough to multiply with scipy: its TF-IDF matrix
+#: then holds `failproof.metrics._geometry_csr.SCIPY_FROM` (20,000) entries or more.
+LARGE_REPORT = 334
+
+
+def is_large(cases: int) -> bool:
+    """Whether a report of ``cases`` cases is large (see `LARGE_REPORT`): its geometry will use
+    numpy and scipy, worth loading ahead."""
+    return cases >= LARGE_REPORT
 
 
 def prepare_report(cases: int) -> None:
-    """Build the report's models (they are built on first use), and import scipy when a report
-    of ``cases`` cases will use it for its geometry."""
+    """For a large report of ``cases`` cases, import scipy and build every section's model (each
+    is built on first use). A smaller report may need neither scipy nor some of the models: its
+    few milliseconds of building are left to it."""
+    if not is_large(cases):
+        return
+    from failproof.core._sections import Section
+    from failproof.metrics._geometry_csr import load_scipy
+    from failproof.report._model import Report
+
     models: list[type[BaseModel]] = [Report, *_subclasses(Section)]
     for model in models:
         if not model.__pydantic_complete__:
             model.model_rebuild()
-    if cases * ENTRIES_PER_CASE >= SCIPY_FROM:
-        load_scipy()
+    load_scipy()
 
 
 def _subclasses(base: type[BaseModel]) -> list[type[BaseModel]]:

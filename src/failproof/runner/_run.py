@@ -14,6 +14,7 @@ from failproof.config._record import RECORD_KEY
 from failproof.core import Run, Unsupported
 from failproof.core._result import utc_now
 from failproof.errors import ConfigError
+from failproof.report._prepare import is_large, prepare_report
 from failproof.runner._ahead import Ahead
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
@@ -193,7 +194,8 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     held = HeldResults(0 if resumed or job.executor is not None else HELD_RESULTS)
     live = LiveReport(_planned_keys(job)) if total <= held.limit else None
     redacted = store.redacted
-    ahead = Ahead(partial(_prepare_report, total, live, run, settings), first=_load_numpy)
+    first = _load_numpy if is_large(total) else None
+    ahead = Ahead(partial(_prepare_report, total, live, run, settings), first=first)
     job = replace(job, sinks=(*job.sinks, held, *([live] if live else [])), ahead=ahead)
     try:
         stats = _go(job, target, settings, store, skip, resumed, unsupported)
@@ -212,8 +214,9 @@ def _planned_keys(job: _Job) -> list[tuple[str, str, int]]:
 
 
 def _load_numpy() -> None:
-    """Import numpy on the run's own thread: the command line sets an environment variable while
-    numpy loads, which no other thread may do while the run may start processes."""
+    """Import numpy (a large report's geometry uses it) on the run's own thread: the command line
+    sets an environment variable while numpy loads, which no other thread may do while the run
+    may start processes."""
     import numpy  # noqa: F401
 
 
@@ -221,7 +224,6 @@ def _prepare_report(total: int, live: LiveReport | None, run: Run, settings: Set
     """What the report of ``run`` will need, done while the run waits for answers: the builder
     its results go to as they are stored (``live``), then what building it loads on first use."""
     from failproof.report._model import ReportBuilder
-    from failproof.report._prepare import prepare_report
 
     if live is not None:
         live.begin(ReportBuilder(run, settings))

@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from failproof.core import Interval
 
 __all__ = ["Interval", "bootstrap_mean", "interval", "wilson"]
@@ -59,6 +57,8 @@ def bootstrap_mean(
     n = len(values)
     if n == 0:
         return interval(None, None, None, 0, "bootstrap", confidence)
+    import numpy as np  # the intervals of a report without bootstraps load none
+
     data = np.asarray(values, dtype=float)
     mean = float(data.mean())
     if n == 1 or float(data.min()) == float(data.max()):
