@@ -9,7 +9,9 @@ results), TF-IDF, the truncated SVD and KMeans are fitted on the sample, and eve
 file is transformed in chunks and assigned to its nearest centroid: cluster sizes, categories,
 failure rates, mean risks, top terms and the mutual information with the labels are over every
 case. The scatter has a point for every case up to `POINTS` cases (its cluster, and its place in
-the fitted embedding), and for a seeded sample of `POINTS` of them past that.
+the fitted embedding), and for a seeded sample of `POINTS` of them past that. The fit and the
+assignment (`_geometry_two_pass`, with numpy) are imported only for a geometry that says
+something.
 """
 
 from __future__ import annotations
