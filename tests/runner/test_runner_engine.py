@@ -242,3 +242,33 @@ def test_plan_skips_done_keys_and_repeats_samples() -> None:
     suite = Suite(name="s", cases=tuple(CASES[:2]))
     keys = [w.key for w in plan_work(suite.cases, 3, skip={("s", "c0", 1)})]
     assert keys == [("s", "c0", 0), ("s", "c0", 2), ("s", "c1", 0), ("s", "c1", 1), ("s", "c1", 2)]
+
+
+class Held(Target):
+    """Holds every call until released; counts the calls begun."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        self.begun = 0
+        self.release = asyncio.Event()
+
+    async def generate(self, case: Case) -> Response:
+        self.begun += 1
+        await self.release.wait()
+        return Response.from_output(case.messages()[-1].content)
+
+
+def test_started_is_told_once_when_every_worker_has_made_its_first_call(store: Store) -> None:
+    target = Held()
+    engine = make_engine(target, store, workers=3)
+    begun_when_told: list[int] = []
+
+    def started() -> None:
+        begun_when_told.append(target.begun)
+        target.release.set()
+
+    engine.started = started
+    run(engine)
+    assert begun_when_told == [3]
+    assert store.count_results("r1") == len(CASES)
