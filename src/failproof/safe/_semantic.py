@@ -78,10 +78,10 @@ class SemanticMatcher:
     """Embeds every text once (in one batch per `prepare`) and finds each phrase's best sentence."""
 
     def __init__(self, embedder: Embedder, threshold: float) -> None:
-        self.embedder = embedder
-        self.threshold = threshold
         import numpy as np
 
+        self.embedder = embedder
+        self.threshold = threshold
         self._rows: dict[str, int] = {}
         self._vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
 
