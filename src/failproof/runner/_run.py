@@ -209,8 +209,8 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
 
 
 def _planned_keys(job: _Job) -> list[tuple[str, str, int]]:
-    samples = range(job.request.repeat)
-    return [(case.suite, case.id, sample) for case in job.suites.cases() for sample in samples]
+    """Every result the run will store: each planned case and sample, sent or not."""
+    return [item.key for item in plan_work(job.suites.cases(), job.request.repeat)]
 
 
 def _load_numpy() -> None:
