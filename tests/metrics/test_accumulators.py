@@ -196,8 +196,29 @@ def test_a_run_within_the_sample_is_embedded_whole() -> None:
     assert "assigned" not in section.model_dump()["method"]
 
 
+@pytest.mark.parametrize("in_memory", [0, 1, 149, 150])
+def test_cases_kept_in_memory_or_in_a_file_give_the_same_section(
+    in_memory: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results = geometry_fixture(50)  # 150 cases, 100 of them the sample
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    held = geometry_of(results, ctx)
+    files: list[object] = []
+    made = geometry_stream.tempfile.TemporaryFile
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        files.append(made(*args, **kwargs))
+        return files[-1]
+
+    monkeypatch.setattr(geometry_stream, "IN_MEMORY", in_memory)
+    monkeypatch.setattr(geometry_stream.tempfile, "TemporaryFile", counted)
+    again = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    assert geometry_of(results, again) == held
+    assert len(files) == (in_memory < len(results))
+
+
 def test_past_the_sample_no_result_is_read_twice() -> None:
-    """The assignment reads the cases kept on disk as they came, not the results again."""
+    """The assignment reads the cases kept as they came, not the results again."""
     results = geometry_fixture(50)
     once = iter(results)  # a source that can be read only once
     ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)

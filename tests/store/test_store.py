@@ -12,6 +12,7 @@ from failproof.core import CaseResult, Classification, Response, Run
 from failproof.errors import StoreError
 from failproof.store import Store
 from failproof.store._migrations import MIGRATIONS
+from failproof.store._store import PAGE_SIZE
 
 
 def result(case_id: str, primary: str = "pass", sample: int = 0) -> CaseResult:
@@ -35,6 +36,24 @@ def test_new_store_applies_every_migration_in_order_in_wal_mode(store: Store) ->
     assert store.applied_migrations() == [name for name, _ in MIGRATIONS]
     mode = sqlite3.connect(store.path).execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
+
+
+def test_a_new_store_file_has_pages_large_enough_for_a_result_each(store: Store) -> None:
+    with closing(sqlite3.connect(store.path)) as other:
+        assert other.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,)
+    assert PAGE_SIZE >= 16_384
+
+
+def test_a_store_made_with_small_pages_keeps_them_and_stores_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with closing(sqlite3.connect(path)) as made:
+        made.execute("PRAGMA page_size=4096")
+        made.execute("CREATE TABLE kept (x)")
+    old = Store(path)
+    old.create_run(Run(id="r1", target={"name": "t"}))
+    old.add_results("r1", [result("a"), result("b", "fail")])
+    assert old._db.execute("PRAGMA page_size").fetchone() == (4096,)
+    assert [(r.case_id, r.primary) for r in old.results("r1")] == [("a", "pass"), ("b", "fail")]
 
 
 def test_reopening_does_not_reapply_migrations(tmp_path: Path) -> None:

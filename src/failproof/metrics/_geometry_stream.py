@@ -4,9 +4,10 @@ The section's one implementation: the registered list aggregator is this accumul
 the list. A seeded reservoir (Algorithm R) keeps ``geometry_vocab_sample`` evaluated cases,
 uniformly, whatever the run's size. When the run has no more cases than that, the sample is the
 whole run and the section is `failure_geometry` of it, every case embedded at once. Otherwise every
-case's labels and document also go to a temporary file as they arrive (no second read of the
-results), TF-IDF, the truncated SVD and KMeans are fitted on the sample, and every case of the
-file is transformed in chunks and assigned to its nearest centroid: cluster sizes, categories,
+case's labels and document are also kept as they arrive (no second read of the results): in
+memory up to `IN_MEMORY` cases, in a temporary file past that. TF-IDF, the truncated SVD and
+KMeans are fitted on the sample, and every kept case is transformed in chunks and assigned to its
+nearest centroid: cluster sizes, categories,
 failure rates, mean risks, top terms and the mutual information with the labels are over every
 case. The scatter has a point for every case up to `POINTS` cases (its cluster, and its place in
 the fitted embedding), and for a seeded sample of `POINTS` of them past that. The fit and the
@@ -20,7 +21,7 @@ import json
 import random
 import tempfile
 from collections.abc import Iterator
-from typing import Generic, TypeVar
+from typing import Generic, TextIO, TypeVar
 
 from failproof.core import CaseResult
 from failproof.metrics._accumulate import accumulators, folded
@@ -28,11 +29,14 @@ from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case, says_something
 from failproof.metrics._geometry_section import Observability
 
-__all__ = ["POINTS", "GeometryAccumulator"]
+__all__ = ["IN_MEMORY", "POINTS", "GeometryAccumulator"]
 
 T = TypeVar("T")
 #: Cases given a point on the scatter past the fitted sample (the report's bounded scatter).
 POINTS = 2_000
+#: Cases whose labels and document stay in memory for the second pass (a few MB); a larger run
+#: writes them to a temporary file (a JSON round trip costs about 6 µs a case).
+IN_MEMORY = 5_000
 
 
 class GeometryAccumulator:
@@ -54,7 +58,7 @@ class GeometryAccumulator:
         case = geometry_case(result, self.settings.geometry_text_chars)
         if case is None:
             return
-        if self.n == self.size:  # past the sample's size: every case is kept on disk
+        if self.n == self.size:  # past the sample's size: every case is kept for a second pass
             self.spill = _Spill()
             for _, kept in self.sample.kept:
                 self.spill.add(kept)
@@ -97,21 +101,34 @@ class _Reservoir(Generic[T]):
 
 
 class _Spill:
-    """Every case (labels and document), one JSON line each, in a temporary file."""
+    """Every case (labels and document): in memory up to `IN_MEMORY` cases, past that one JSON
+    line each in a temporary file (the ones held first, then each as it comes)."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self.held: list[GeometryCase] = []
+        self.file: TextIO | None = None
 
     def __enter__(self) -> _Spill:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.file.close()
+        if self.file is not None:
+            self.file.close()
 
     def add(self, case: GeometryCase) -> None:
+        if self.file is None:
+            if len(self.held) < IN_MEMORY:
+                self.held.append(case)
+                return
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+            self.file.writelines(json.dumps(kept) + "\n" for kept in self.held)
+            self.held = []
         self.file.write(json.dumps(case) + "\n")
 
     def cases(self) -> Iterator[GeometryCase]:
+        if self.file is None:
+            yield from self.held
+            return
         self.file.seek(0)
         for line in self.file:
             yield GeometryCase(*json.loads(line))

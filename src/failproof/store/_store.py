@@ -47,6 +47,10 @@ def _dumps(value: Any) -> str:
     return redact(json.dumps(value, default=str))
 
 
+#: Bytes per page of a new store. A result's JSON is 2-6 KB: on SQLite's default 4 KB pages most
+#: spill to an overflow page, on 16 KB pages three or four share one (half the CPU per result
+#: stored, `bench/store_rows.py`). A store made before keeps the size it was made with.
+PAGE_SIZE = 16_384
 _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
 
@@ -97,6 +101,7 @@ class Store(McpRecords, KeptAnswers, Closing):
     def _connect_writable(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+        db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new file only; set before WAL
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
