@@ -13,7 +13,10 @@ import pytest
 from tests.runner.helpers import numbered_cases, settings, write_suite
 
 import failproof.report as report_package
+import failproof.runner._live as live_module
+import failproof.runner._run as run_module
 from failproof.core import CaseResult
+from failproof.guard import add_secret, forget_secrets
 from failproof.report import Report, build_report
 from failproof.report._model import ReportBuilder
 from failproof.runner import RunOutcome, RunRequest, start_run
@@ -31,6 +34,7 @@ def run_numbered(tmp_path: Path, store: Store, n: int = 30, repeat: int = 2) -> 
 
 
 FAILING = ["z9", "a0", "q15x"]
+RECORDED = Path(__file__).parents[1] / "record" / "data"
 
 
 def dumped(report: Report) -> str:
@@ -153,3 +157,82 @@ def test_a_section_that_fails_while_storing_stops_nothing_and_leaves_the_report_
         live(result)  # never raises into the run
     assert not live.complete
     assert live.report(outcome.run, store.stream(outcome.run.id)) is None
+
+
+def test_results_waiting_past_the_bound_are_let_go_and_the_report_left_to_the_store(
+    stored: tuple[Store, RunOutcome, list[CaseResult]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, outcome, results = stored
+    monkeypatch.setattr(live_module, "WAITING", 5)
+    first, *rest = sorted(results, key=lambda r: r.key)
+    live = LiveReport([r.key for r in results])
+    live.begin(ReportBuilder(outcome.run))
+    for result in rest[:5]:
+        live(result)
+    assert live.waiting and not live.failed  # five wait for the first
+    live(rest[5])
+    assert live.failed and live.waiting == {}
+    for result in [first, *rest[6:]]:
+        live(result)
+    assert not live.complete
+    assert live.report(outcome.run, store.stream(outcome.run.id)) is None
+
+
+def counting_store_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    built: list[str] = []
+    original = report_package.build_report
+
+    def counted(*args: object, **kwargs: object) -> Report:
+        built.append("store")
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report_package, "build_report", counted)
+    return built
+
+
+def test_a_run_too_large_to_hold_its_results_still_builds_its_report_as_it_stores_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "HELD_RESULTS", 10)
+    built = counting_store_builds(monkeypatch)
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_numbered(tmp_path, store)
+        assert built == []
+        read = build_report(outcome.run, store.stream(outcome.run.id))
+    assert getattr(outcome.report.results, "held", None) is None  # its cases read the store
+    assert outcome.report.case_count == 66
+    assert dumped(outcome.report) == dumped(read)
+    assert digested(outcome.report) == digested(read)
+
+
+def test_past_what_is_held_a_result_the_store_redacted_sends_the_report_to_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "HELD_RESULTS", 3)
+    built = counting_store_builds(monkeypatch)
+    add_secret("ORCHID-42")  # in one recorded answer: the store redacts it, the run's copy holds it
+    try:
+        with Store(tmp_path / "home" / "results.db") as store:
+            request = RunRequest(
+                suites=(str(RECORDED / "pinned.yaml"),),
+                target=f"replay:{RECORDED / 'pinned_responses.jsonl'}",
+            )
+            outcome = start_run(request, settings=settings(tmp_path / "home"), store=store)
+            read = build_report(outcome.run, store.stream(outcome.run.id))
+    finally:
+        forget_secrets()
+    assert built == ["store"]
+    assert outcome.report.case_count > 3
+    assert "ORCHID-42" not in dumped(outcome.report)
+    assert dumped(outcome.report) == dumped(read)
+
+
+def test_a_run_of_more_than_the_live_bound_reads_its_report_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "LIVE_RESULTS", 65)
+    built = counting_store_builds(monkeypatch)
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_numbered(tmp_path, store)  # 66 results
+    assert built == ["store"]
+    assert outcome.report.case_count == 66

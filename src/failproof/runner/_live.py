@@ -12,20 +12,23 @@ from failproof.store import StoredResults
 if TYPE_CHECKING:  # given by the thread that loads the report (see `_prepare_report`)
     from failproof.report._model import Report, ReportBuilder
 
-__all__ = ["LiveReport"]
+__all__ = ["WAITING", "LiveReport"]
 
 Key = tuple[str, str, int]
+#: Results that may wait for one before them in the report; past that the report is built from
+#: the store (a run of any size holds at most these for its report while it runs).
+WAITING = 2_000
 
 
 class LiveReport:
     """A result sink that feeds a `ReportBuilder` the run's results in report order (by key).
 
     ``keys`` are the results the run will store. A result that arrives before one that comes
-    before it in the report waits in memory for it (a run keeping its results for its report
-    holds them anyway), and so do all of them until the builder is given (`begin`, from the
-    thread that prepares the report). The builder's report is the run's only when `complete`:
-    every key was added once and nothing failed; otherwise the run builds its report from the
-    store, as it would without this sink, and meets any error there.
+    before it in the report waits in memory for it, and so do all of them until the builder is
+    given (`begin`, from the thread that prepares the report); when more than `WAITING` would
+    wait, the sink gives up and lets them go. The builder's report is the run's only when
+    `complete`: every key was added once and nothing failed; otherwise the run builds its report
+    from the store, as it would without this sink, and meets any error there.
     """
 
     def __init__(self, keys: Iterable[Key]) -> None:
@@ -48,6 +51,9 @@ class LiveReport:
         self.expected.discard(key)
         self.waiting[key] = result
         self.catch_up()
+        if len(self.waiting) > WAITING:  # one result kept the others waiting too long
+            self.failed = True
+            self.waiting.clear()
 
     def catch_up(self) -> None:
         """Give the builder every result whose turn has come (the sink does it as results are

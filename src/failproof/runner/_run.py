@@ -34,7 +34,7 @@ from failproof.runner._sharded import WorkExecutor, WorkPlan
 from failproof.runner._stop import stop_signals
 from failproof.runner._unsupported import find_unsupported, store_unsupported, unsupported_line
 from failproof.scoring import Scorer, build_scorers
-from failproof.store import Store
+from failproof.store import Store, StoredResults
 from failproof.targets import Target, create_target
 
 if TYPE_CHECKING:  # the report, with numpy, is loaded while the first calls are awaited
@@ -44,6 +44,9 @@ __all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
 
 #: Targets whose answers must never come from the response cache.
 _NEVER_CACHED = frozenset({"mock", "replay"})
+#: Planned results up to which a new run builds its report as it stores them (their keys are kept
+#: in memory, about 200 bytes each); a larger run's report reads the store.
+LIVE_RESULTS = 100_000
 
 
 class RunInterrupted(Exception):
@@ -192,7 +195,7 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     not_sent = sum((*key, i) not in skip for key in unsupported for i in samples)
     job.progress.start(total, len(skip), not_sent=not_sent)
     held = HeldResults(0 if resumed or job.executor is not None else HELD_RESULTS)
-    live = LiveReport(_planned_keys(job)) if total <= held.limit else None
+    live = _live_report(job, total, resumed)
     redacted = store.redacted
     first = _load_numpy if is_large(total) else None
     ahead = Ahead(partial(_prepare_report, total, live, run, settings), first=first)
@@ -206,6 +209,14 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     changed = store.redacted > redacted
     report = _report(store.get_run(run.id), store, held, live, changed, settings)
     return RunOutcome(run=report.run, report=report, stats=stats, responses_path=job.responses_path)
+
+
+def _live_report(job: _Job, total: int, resumed: bool) -> LiveReport | None:
+    """The sink that builds the report as results are stored: for a new run in this process
+    (a resumed run's store holds results it did not make) of at most `LIVE_RESULTS`."""
+    if resumed or job.executor is not None or total > LIVE_RESULTS:
+        return None
+    return LiveReport(_planned_keys(job))
 
 
 def _planned_keys(job: _Job) -> list[tuple[str, str, int]]:
@@ -246,8 +257,15 @@ def _report(
     kept = held.as_stored(store.stream(run.id), redacted=redacted)
     with quiet_gc():  # the results held for the report are frozen while it is built
         source = store.stream(run.id, held=kept)
-        built = live.report(run, source) if live is not None and kept is not None else None
+        stored = live is not None and (kept is not None or _live_stored(live, source, redacted))
+        built = live.report(run, source) if live is not None and stored else None
         return built if built is not None else build_report(run, source, settings)
+
+
+def _live_stored(live: LiveReport, source: StoredResults, redacted: bool) -> bool:
+    """Whether the results a run too large to hold gave ``live`` are what its store holds: each
+    planned one once, as many as the store has, and none of them redacted by the store."""
+    return not redacted and live.complete and live.added == len(source)
 
 
 def _go(
