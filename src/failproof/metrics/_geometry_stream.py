@@ -7,12 +7,11 @@ whole run and the section is `failure_geometry` of it, every case embedded at on
 case's labels and document are also kept as they arrive (no second read of the results): in
 memory up to `IN_MEMORY` cases, in a temporary file past that. TF-IDF, the truncated SVD and
 KMeans are fitted on the sample, and every kept case is transformed in chunks and assigned to its
-nearest centroid: cluster sizes, categories,
-failure rates, mean risks, top terms and the mutual information with the labels are over every
-case. The scatter has a point for every case up to `POINTS` cases (its cluster, and its place in
-the fitted embedding), and for a seeded sample of `POINTS` of them past that. The fit and the
-assignment (`_geometry_two_pass`, with numpy) are imported only for a geometry that says
-something.
+nearest centroid: cluster sizes, categories, failure rates, mean risks, top terms and the mutual
+information with the labels are over every case. The scatter has a point for every case up to
+`POINTS` cases (its cluster, and its place in the fitted embedding), and for a seeded sample of
+`POINTS` of them past that. The fit and the assignment (`_geometry_two_pass`, with numpy) are
+imported only for a geometry that says something.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ __all__ = ["WAITING", "LiveReport"]
 
 Key = tuple[str, str, int]
 #: Results that may wait for one before them in the report; past that the report is built from
-#: the store (a run of any size holds at most these for its report while it runs).
+#: the store (a run too large to hold its results keeps at most these for its sections).
 WAITING = 2_000
 
 

@@ -257,8 +257,9 @@ def _report(
     kept = held.as_stored(store.stream(run.id), redacted=redacted)
     with quiet_gc():  # the results held for the report are frozen while it is built
         source = store.stream(run.id, held=kept)
-        stored = live is not None and (kept is not None or _live_stored(live, source, redacted))
-        built = live.report(run, source) if live is not None and stored else None
+        built = None
+        if live is not None and (kept is not None or _live_stored(live, source, redacted)):
+            built = live.report(run, source)
         return built if built is not None else build_report(run, source, settings)
 
 

@@ -48,8 +48,8 @@ def _dumps(value: Any) -> str:
 
 
 #: Bytes per page of a new store. A result's JSON is 2-6 KB: on SQLite's default 4 KB pages most
-#: spill to an overflow page, on 16 KB pages three or four share one (half the CPU per result
-#: stored, `bench/store_rows.py`). A store made before keeps the size it was made with.
+#: spill onto an overflow page, on 16 KB pages three or four share one (a third less CPU and half
+#: the wall time per result stored, `bench/store_rows.py`). A store made before keeps its size.
 PAGE_SIZE = 16_384
 _INSERT_RESULT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_CACHE = "INSERT OR REPLACE INTO response_cache VALUES (?, ?, ?)"
