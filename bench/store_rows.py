@@ -19,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -55,13 +56,14 @@ def store_once(path: Path, page_size: int, results: list[CaseResult]) -> tuple[f
     """CPU and wall seconds to store ``results`` into a new store at ``path``."""
     from failproof.store import Store
 
-    with sqlite3.connect(path) as made:  # the file's page size, fixed before the store opens it
+    with closing(sqlite3.connect(path)) as made:  # the page size, fixed before the store opens
         made.execute(f"PRAGMA page_size={page_size}")
         made.execute("VACUUM")
     store = Store(path)
     try:
-        if store._db.execute("PRAGMA page_size").fetchone()[0] != page_size:
-            raise SystemExit(f"the store did not keep page size {page_size}")
+        with closing(sqlite3.connect(path)) as other:
+            if other.execute("PRAGMA page_size").fetchone()[0] != page_size:
+                raise SystemExit(f"the store did not keep page size {page_size}")
         store.create_run(Run(id="r", target={"name": "bench"}))
         written = [r.model_dump_json() for r in results]
         cpu, wall = time.process_time(), time.perf_counter()
