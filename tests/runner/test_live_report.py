@@ -49,6 +49,18 @@ def digested(report: Report) -> tuple[object, ...]:
     return digest.verdicts, digest.shown, digest.total, digest.unsupported, keys
 
 
+def counting_store_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    built: list[str] = []
+    original = report_package.build_report
+
+    def counted(*args: object, **kwargs: object) -> Report:
+        built.append("store")
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report_package, "build_report", counted)
+    return built
+
+
 @pytest.fixture
 def stored(tmp_path: Path) -> Iterator[tuple[Store, RunOutcome, list[CaseResult]]]:
     with Store(tmp_path / "home" / "results.db") as store:
@@ -59,13 +71,7 @@ def stored(tmp_path: Path) -> Iterator[tuple[Store, RunOutcome, list[CaseResult]
 def test_a_run_whose_results_arrive_out_of_report_order_reports_what_its_store_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built_from_store: list[str] = []
-    original = report_package.build_report
-    monkeypatch.setattr(
-        report_package,
-        "build_report",
-        lambda *a, **k: built_from_store.append("x") or original(*a, **k),
-    )
+    built_from_store = counting_store_builds(monkeypatch)
     with Store(tmp_path / "home" / "results.db") as store:
         outcome = run_numbered(tmp_path, store)
         read = build_report(outcome.run, store.stream(outcome.run.id))
@@ -176,18 +182,6 @@ def test_results_waiting_past_the_bound_are_let_go_and_the_report_left_to_the_st
         live(result)
     assert not live.complete
     assert live.report(outcome.run, store.stream(outcome.run.id)) is None
-
-
-def counting_store_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    built: list[str] = []
-    original = report_package.build_report
-
-    def counted(*args: object, **kwargs: object) -> Report:
-        built.append("store")
-        return original(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(report_package, "build_report", counted)
-    return built
 
 
 def test_a_run_too_large_to_hold_its_results_still_builds_its_report_as_it_stores_them(
