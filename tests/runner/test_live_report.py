@@ -5,6 +5,7 @@ store as before."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from tests.runner.helpers import numbered_cases, settings, write_suite
 
+import failproof.metrics._geometry_process as geometry_process
 import failproof.report as report_package
 import failproof.runner._live as live_module
 import failproof.runner._run as run_module
@@ -230,3 +232,71 @@ def test_a_run_of_more_than_the_live_bound_reads_its_report_from_the_store(
         outcome = run_numbered(tmp_path, store)  # 66 results
     assert built == ["store"]
     assert outcome.report.case_count == 66
+
+
+TOPICS = [
+    "how do I reset the router and the modem at home",
+    "which cheese goes best with a red wine and bread",
+    "explain the rules of chess castling and en passant",
+]
+
+
+def run_worded(tmp_path: Path, store: Store) -> RunOutcome:
+    """60 cases over three topics that the probe scorer reads, the mock echoing each: the
+    third that must be refused fail."""
+    cases = [
+        {"id": f"w{i}", "input": f"{TOPICS[i % 3]} {i}"}
+        | {"expect": {"refusal": "required" if i % 3 == 0 else "forbidden"}}
+        for i in range(60)
+    ]
+    suite = write_suite(tmp_path / "w.yaml", "w", cases)
+    request = RunRequest(suites=(str(suite),), target="mock:echo")
+    return start_run(request, settings=settings(tmp_path / "home"), store=store)
+
+
+def counting_remote_sections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each section (or error) a geometry process gave the run's report."""
+    given: list[object] = []
+    original = geometry_process.RemoteGeometry.finish
+
+    def counted(self: geometry_process.RemoteGeometry) -> object:
+        try:
+            given.append(original(self))
+        except geometry_process.GeometryLost as lost:
+            given.append(lost)
+            raise
+        return given[-1]
+
+    monkeypatch.setattr(geometry_process.RemoteGeometry, "finish", counted)
+    return given
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="forks a core")
+def test_a_large_run_computes_its_geometry_in_a_process_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "is_large", lambda cases: True)  # 60 results count as many
+    built, given = counting_store_builds(monkeypatch), counting_remote_sections(monkeypatch)
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_worded(tmp_path, store)
+        read = build_report(outcome.run, store.stream(outcome.run.id))
+    assert built == []
+    assert read.observability is not None
+    assert given == [read.observability]  # the process's section, the one the store's results give
+    assert dumped(outcome.report) == dumped(read)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="forks a core")
+def test_a_geometry_process_that_stops_leaves_the_report_to_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_module, "is_large", lambda cases: True)
+    monkeypatch.setattr(geometry_process, "_preload", lambda: os._exit(3))  # dies as it starts
+    built, given = counting_store_builds(monkeypatch), counting_remote_sections(monkeypatch)
+    with Store(tmp_path / "home" / "results.db") as store:
+        outcome = run_worded(tmp_path, store)
+        read = build_report(outcome.run, store.stream(outcome.run.id))
+    assert built == ["store"]
+    assert all(isinstance(g, geometry_process.GeometryLost) for g in given)
+    assert read.observability is not None
+    assert dumped(outcome.report) == dumped(read)

@@ -55,8 +55,11 @@ class GeometryAccumulator:
 
     def add(self, result: CaseResult) -> None:
         case = geometry_case(result, self.settings.geometry_text_chars)
-        if case is None:
-            return
+        if case is not None:
+            self.add_case(case)
+
+    def add_case(self, case: GeometryCase) -> None:
+        """An evaluated case's labels and document (`geometry_case` of its result)."""
         if self.n == self.size:  # past the sample's size: every case is kept for a second pass
             self.spill = _Spill()
             for _, kept in self.sample.kept:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,17 @@ from failproof.core import CaseResult, Run
 from failproof.metrics._accumulate import Accumulator, Collect, accumulators
 from failproof.metrics._base import AggregateContext, aggregators, context_for, section_models
 
-__all__ = ["CORE_SECTIONS", "Aggregation", "RunAggregates", "aggregate_run", "aggregate_stream"]
+__all__ = [
+    "CORE_SECTIONS",
+    "Aggregation",
+    "Given",
+    "RunAggregates",
+    "aggregate_run",
+    "aggregate_stream",
+]
+
+#: Accumulators given by name in place of the registered ones, made from the run's context.
+Given = Mapping[str, Callable[[AggregateContext], Accumulator[object]]]
 
 #: Sections the report names; every other aggregator's section goes under ``extensions``.
 CORE_SECTIONS = ("summary", "suites", "aggregate_metrics", "observability", "safe_v0")
@@ -63,7 +73,10 @@ def aggregate_stream(
 
 class Aggregation:
     """Every section of ``run``, its results given one at a time in report order (as they are
-    stored, say); `finish` gives the sections (`aggregate_stream` is this over a source)."""
+    stored, say); `finish` gives the sections (`aggregate_stream` is this over a source).
+
+    ``given`` makes some sections' accumulators in place of the registered ones (a run's
+    geometry computed in another process)."""
 
     def __init__(
         self,
@@ -71,9 +84,16 @@ class Aggregation:
         fallback: Settings | None = None,
         *,
         also: Sequence[Accumulator[object]] = (),
+        given: Given | None = None,
     ) -> None:
         self.ctx = context_for(run, fallback)
-        self.sections = {entry.name: _accumulator(entry.name, self.ctx) for entry in aggregators}
+        made = given or {}
+        self.sections = {
+            entry.name: made[entry.name](self.ctx)
+            if entry.name in made
+            else _accumulator(entry.name, self.ctx)
+            for entry in aggregators
+        }
         self._feed = [*self.sections.values(), *also]
 
     def add(self, result: CaseResult) -> None:

@@ -33,7 +33,7 @@ from failproof.metrics import (
 )
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import section_models
-from failproof.metrics._run import Aggregation
+from failproof.metrics._run import Aggregation, Given
 from failproof.metrics._summary_section import SuiteRow
 from failproof.safe import SafeBatchReport
 from failproof.store import Store, StoredResults
@@ -241,9 +241,12 @@ class ReportBuilder:
     given to `finish`); ``settings`` stand in for a run made before scoring records.
     """
 
-    def __init__(self, run: Run, settings: Settings | None = None) -> None:
+    def __init__(
+        self, run: Run, settings: Settings | None = None, *, given: Given | None = None
+    ) -> None:
         self.digest = CaseDigest()
-        self.aggregation = Aggregation(run, settings, also=[_DigestFeed(self.digest)])
+        feed = [_DigestFeed(self.digest)]
+        self.aggregation = Aggregation(run, settings, also=feed, given=given)
 
     def add(self, result: CaseResult) -> None:
         self.aggregation.add(result)

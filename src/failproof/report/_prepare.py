@@ -23,10 +23,11 @@ def is_large(cases: int) -> bool:
     return cases >= LARGE_REPORT
 
 
-def prepare_report(cases: int) -> None:
-    """For a large report of ``cases`` cases, import scipy and build every section's model (each
-    is built on first use). A smaller report may need neither scipy nor some of the models: its
-    few milliseconds of building are left to it."""
+def prepare_report(cases: int, *, geometry: bool = True) -> None:
+    """For a large report of ``cases`` cases, build every section's model (each is built on
+    first use) and import scipy, unless its ``geometry`` is computed elsewhere. A smaller report
+    may need neither scipy nor some of the models: its few milliseconds of building are left to
+    it."""
     if not is_large(cases):
         return
     from failproof.core._sections import Section
@@ -37,7 +38,8 @@ def prepare_report(cases: int) -> None:
     for model in models:
         if not model.__pydantic_complete__:
             model.model_rebuild()
-    load_scipy()
+    if geometry:
+        load_scipy()
 
 
 def _subclasses(base: type[BaseModel]) -> list[type[BaseModel]]:

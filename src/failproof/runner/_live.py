@@ -73,8 +73,12 @@ class LiveReport:
 
     def report(self, run: Run, source: StoredResults) -> Report | None:
         """The report of ``run`` when `complete` (``source``: the results given, again, in
-        report order), else None."""
+        report order), else None: also when a section fails to finish (one computed in another
+        process that stopped, say)."""
         self.catch_up()
         if self.builder is None or not self.complete:
             return None
-        return self.builder.finish(run, source)
+        try:
+            return self.builder.finish(run, source)
+        except Exception:  # the report built from the store meets the error, or does not
+            return None

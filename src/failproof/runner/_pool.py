@@ -17,13 +17,13 @@ import multiprocessing
 import pickle
 import signal
 import socket
-import struct
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from failproof._frames import HEADER, frame, recv_frame
 from failproof.config import ScoringConfig
 from failproof.core import Case, CaseResult, Response
 from failproof.runner._gc import quiet_gc
@@ -33,7 +33,6 @@ from failproof.store._rows import load_result
 
 __all__ = ["PoolScoring", "can_fork"]
 
-_HEADER = struct.Struct(">Q")
 #: Jobs per message: a large iteration's answers are spread over the workers in chunks.
 BATCH_SIZE = 64
 _READ_BYTES = 1 << 20
@@ -49,24 +48,9 @@ class ScoringWorkerLost(RuntimeError):
     """A scoring worker process ended while it had answers to score."""
 
 
-def _frame(payload: Any) -> bytes:
-    data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-    return _HEADER.pack(len(data)) + data
-
-
-def _recv_exact(sock: socket.socket, size: int) -> bytes | None:
-    chunks = bytearray()
-    while len(chunks) < size:
-        chunk = sock.recv(size - len(chunks))
-        if not chunk:
-            return None
-        chunks += chunk
-    return bytes(chunks)
-
-
 def _reply(jobs: list[ScoreJob], scorers: Sequence[Scorer]) -> bytes:
     try:
-        return _frame(("ok", [_written(r) for r in score_jobs(jobs, scorers)]))
+        return frame(("ok", [_written(r) for r in score_jobs(jobs, scorers)]))
     except Exception as exc:
         return _failed(exc)
 
@@ -89,9 +73,9 @@ def _scored(item: CaseResult | str) -> Scored:
 
 def _failed(exc: Exception) -> bytes:
     try:
-        return _frame(("error", exc))
+        return frame(("error", exc))
     except Exception:  # an exception that does not pickle: its type and message
-        return _frame(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+        return frame(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
 def _serve(
@@ -111,7 +95,7 @@ def _serve(
         sock.sendall(_failed(exc))
         return
     try:
-        sock.sendall(_frame(("ok", [])))  # ready
+        sock.sendall(frame(("ok", [])))  # ready
         _warm(scorers)
         with quiet_gc():
             _answer_batches(sock, scorers)
@@ -124,11 +108,11 @@ def _serve(
 
 def _answer_batches(sock: socket.socket, scorers: Sequence[Scorer]) -> None:
     """Score each batch received until the runner closes the socket."""
-    while (header := _recv_exact(sock, _HEADER.size)) is not None:
-        body = _recv_exact(sock, _HEADER.unpack(header)[0])
-        if body is None:
+    while True:
+        received, jobs = recv_frame(sock)
+        if not received:
             break
-        sock.sendall(_reply(pickle.loads(body), scorers))
+        sock.sendall(_reply(jobs, scorers))
 
 
 def _warm(scorers: Sequence[Scorer]) -> None:
@@ -172,9 +156,8 @@ class PoolScoring:
         """Wait until every worker has built its scorers (part of the run's setup, not of its
         first answers); a worker that cannot build them fails the run here."""
         for worker in self._workers:
-            header = _recv_exact(worker.sock, _HEADER.size)
-            body = None if header is None else _recv_exact(worker.sock, _HEADER.unpack(header)[0])
-            status, error = ("error", None) if body is None else pickle.loads(body)
+            received, reply = recv_frame(worker.sock)
+            status, error = reply if received else ("error", None)
             if status != "ok":
                 self.close()
                 raise error or ScoringWorkerLost("a scoring worker process stopped at start")
@@ -213,7 +196,7 @@ class PoolScoring:
             return future
         worker = min(live, key=lambda w: w.load)
         worker.waiting.append((future, len(jobs)))
-        self._send(worker, _frame(jobs))
+        self._send(worker, frame(jobs))
         return future
 
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -272,12 +255,12 @@ class PoolScoring:
             self._lost(worker)
             return
         worker.inbox += data
-        while len(worker.inbox) >= _HEADER.size:
-            size = _HEADER.unpack_from(worker.inbox)[0]
-            end = _HEADER.size + size
+        while len(worker.inbox) >= HEADER.size:
+            size = HEADER.unpack_from(worker.inbox)[0]
+            end = HEADER.size + size
             if len(worker.inbox) < end:
                 return
-            reply = pickle.loads(worker.inbox[_HEADER.size : end])
+            reply = pickle.loads(worker.inbox[HEADER.size : end])
             del worker.inbox[:end]
             _settle(worker.waiting.popleft()[0], reply)
 

@@ -19,6 +19,7 @@ from failproof.runner._ahead import Ahead
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._gc import quiet_gc
+from failproof.runner._geometry import GeometryProcess, closing_geometry
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._live import LiveReport
@@ -197,17 +198,19 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     held = HeldResults(0 if resumed or job.executor is not None else HELD_RESULTS)
     live = _live_report(job, total, resumed)
     redacted = store.redacted
-    first = _load_numpy if is_large(total) else None
-    ahead = Ahead(partial(_prepare_report, total, live, run, settings), first=first)
-    job = replace(job, sinks=(*job.sinks, held, *([live] if live else [])), ahead=ahead)
-    try:
-        stats = _go(job, target, settings, store, skip, resumed, unsupported)
-    finally:
-        ahead.wait()  # nothing of the report is built on two threads at once
-    store.finish_run(run.id, "finished", utc_now())
-    store.drop_kept_answers(run.id)
-    changed = store.redacted > redacted
-    report = _report(store.get_run(run.id), store, held, live, changed, settings)
+    with closing_geometry(live is not None and is_large(total)) as geometry:
+        first = _load_numpy if is_large(total) and geometry is None else None
+        prepare = partial(_prepare_report, total, live, run, settings, geometry)
+        ahead = Ahead(prepare, first=first)
+        job = replace(job, sinks=(*job.sinks, held, *([live] if live else [])), ahead=ahead)
+        try:
+            stats = _go(job, target, settings, store, skip, resumed, unsupported)
+        finally:
+            ahead.wait()  # nothing of the report is built on two threads at once
+        store.finish_run(run.id, "finished", utc_now())
+        store.drop_kept_answers(run.id)
+        changed = store.redacted > redacted
+        report = _report(store.get_run(run.id), store, held, live, changed, settings)
     return RunOutcome(run=report.run, report=report, stats=stats, responses_path=job.responses_path)
 
 
@@ -231,14 +234,22 @@ def _load_numpy() -> None:
     import numpy  # noqa: F401
 
 
-def _prepare_report(total: int, live: LiveReport | None, run: Run, settings: Settings) -> None:
+def _prepare_report(
+    total: int,
+    live: LiveReport | None,
+    run: Run,
+    settings: Settings,
+    geometry: GeometryProcess | None,
+) -> None:
     """What the report of ``run`` will need, done while the run waits for answers: the builder
-    its results go to as they are stored (``live``), then what building it loads on first use."""
+    its results go to as they are stored (``live``; its geometry computed by ``geometry`` when
+    given), then what building it loads on first use."""
     from failproof.report._model import ReportBuilder
 
     if live is not None:
-        live.begin(ReportBuilder(run, settings))
-    prepare_report(total)
+        given = {"observability": geometry.accumulator} if geometry is not None else None
+        live.begin(ReportBuilder(run, settings, given=given))
+    prepare_report(total, geometry=geometry is None)
 
 
 def _report(
