@@ -28,7 +28,7 @@ from failproof.report._html_data import (
     script_json,
 )
 from failproof.report._html_pages import PAGE_SIZE
-from failproof.report._json import BATCH, JsonRenderer
+from failproof.report._json import _EMPTY, BATCH, JsonRenderer
 from failproof.report._junit import _tag
 from failproof.report._present.cases import CaseIndex
 from failproof.store import Store
@@ -97,6 +97,26 @@ def test_a_known_secret_is_redacted_from_the_json_file_as_from_the_whole(
     text = (tmp_path / "report.json").read_text(encoding="utf-8")
     assert secret not in text
     assert text == redact(report.model_dump_json(indent=2)) + "\n"
+
+
+def test_a_secret_that_holds_a_brace_is_redacted_case_by_case_and_never_across_two(
+    stored: tuple, tmp_path: Path
+) -> None:
+    report = _report(stored, held=True)
+    separator = "},\n    {"  # what stands between two cases in the file
+    add_secret(separator)
+    try:
+        write_reports(report, ["json"], tmp_path / "report.json")
+        text = (tmp_path / "report.json").read_text(encoding="utf-8")
+        head = report.model_copy(update={"results": []}).model_dump_json(indent=2)
+        cases = [
+            redact(r.model_dump_json(indent=2).replace("\n", "\n    ")) for r in report.cases()
+        ]
+        written = redact(head[: -len(_EMPTY)]) + '\n  "results": [\n    '
+    finally:
+        forget_secrets()
+    assert text == written + ",\n    ".join(cases) + "\n  ]\n}\n"
+    assert text.count(separator) >= report.case_count - 1  # never redacted across two cases
 
 
 def _scores() -> list[CaseScore]:

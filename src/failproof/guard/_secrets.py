@@ -29,6 +29,7 @@ from urllib.parse import quote
 __all__ = [
     "REDACTED",
     "RedactingStream",
+    "a_secret_holds",
     "add_secret",
     "forget_secrets",
     "knows_secrets",
@@ -156,6 +157,14 @@ def forget_secrets() -> None:
 def knows_secrets() -> bool:
     """Whether any secret is known, i.e. whether `redact` can change a text."""
     return bool(_patterns)
+
+
+def a_secret_holds(chars: str) -> bool:
+    """Whether a known secret holds any of ``chars``. When none does, no form of a secret can
+    match one of them (the forms are a secret's characters, escaped, encoded or spread by
+    gaps), so a text cut where they stand redacts piece by piece as it does whole."""
+    with _lock:
+        return any(char in secret for secret in _secrets for char in chars)
 
 
 def redact(text: str) -> str:

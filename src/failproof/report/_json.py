@@ -10,7 +10,7 @@ from pydantic import TypeAdapter
 
 from failproof.core import CaseResult
 from failproof.guard import redact
-from failproof.guard._secrets import knows_secrets
+from failproof.guard._secrets import a_secret_holds, knows_secrets
 from failproof.report._model import Report
 from failproof.report._render import StreamingRenderer, renderers
 
@@ -52,8 +52,12 @@ class JsonSink:
     """``report.model_dump_json(indent=2)`` written to ``out`` one case at a time (the same text
     as dumping the report whole), each part redacted; the closing brackets at `close`.
 
-    Where nothing is redacted, the cases are serialised `BATCH` at a time straight to the
-    file's bytes; otherwise each one is serialised, redacted and written as text."""
+    The cases are serialised `BATCH` at a time. Where nothing is redacted they go straight to
+    the file's bytes; otherwise each batch is redacted as one text, which gives what redacting
+    each case alone does: every case's JSON starts with ``{`` and ends with ``}``, which no form
+    of a secret without them can match, so no match runs from one case into the next (or into
+    the commas and spaces between). Where a secret holds a brace, each case is serialised,
+    redacted and written alone."""
 
     def __init__(self, report: Report, out: TextIO) -> None:
         head = report.model_copy(update={"results": []}).model_dump_json(indent=2)
@@ -65,9 +69,6 @@ class JsonSink:
         out.write(redact(head[: -len(_EMPTY)]) + '\n  "results": [')
 
     def add(self, result: CaseResult) -> None:
-        if self.raw is None:
-            self._text(result)
-            return
         self.batch.append(result)
         if len(self.batch) == BATCH:
             self._flush()
@@ -79,15 +80,26 @@ class JsonSink:
 
     def _flush(self) -> None:
         batch, self.batch = self.batch, []
-        if not batch or self.raw is None:
+        if not batch:
             return
-        if knows_secrets():  # a secret learnt since: each case redacted as text
+        if self.raw is not None and not knows_secrets():
+            self.out.flush()  # the text written so far goes before these bytes
+            self.raw.write(batch_json(batch) if self.first else b"," + batch_json(batch))
+        elif a_secret_holds("{}"):
+            for result in batch:
+                self._text(result)
+        else:
+            self._redacted_batch(batch)
+        self.first = False
+
+    def _redacted_batch(self, batch: list[CaseResult]) -> None:
+        try:
+            text = batch_json(batch).decode("utf-8")
+        except ValueError:  # text JSON cannot carry (lone surrogates): each case meets it alone
             for result in batch:
                 self._text(result)
             return
-        self.out.flush()  # the text written so far goes before these bytes
-        self.raw.write(batch_json(batch) if self.first else b"," + batch_json(batch))
-        self.first = False
+        self.out.write(redact(text) if self.first else "," + redact(text))
 
     def close(self) -> None:
         self._flush()
