@@ -249,3 +249,8 @@ def test_a_run_without_schemas_or_html_leaves_their_libraries_alone(
     loaded_by_a_run: list[str],
 ) -> None:
     assert heavy(loaded_by_a_run, ("aiohttp", "jinja2", "jsonschema", "litellm", "sklearn")) == []
+
+
+def test_a_quiet_run_that_writes_only_files_never_loads_rich(loaded_by_a_run: list[str]) -> None:
+    # it says where its files went in plain lines; rich is for what a terminal shows
+    assert heavy(loaded_by_a_run, ("rich",)) == []

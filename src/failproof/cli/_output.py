@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
 
 from failproof.errors import InputError
-from failproof.guard import for_console
+from failproof.guard._text import strip_controls
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from failproof.config import Settings
     from failproof.report import Report
 
@@ -26,14 +27,32 @@ __all__ = [
     "stdout",
 ]
 
-stdout = Console()
-stderr = Console(stderr=True)
+
+class _Console:
+    """A rich console made when it first prints: rich takes about 15 ms of CPU to import, and a
+    quiet command (a run that writes only files) never prints through it."""
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self.stderr = stderr
+        self.console: Console | None = None
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        if self.console is None:
+            from rich.console import Console
+
+            self.console = Console(stderr=self.stderr)
+        self.console.print(*objects, **options)
+
+
+stdout = _Console()
+stderr = _Console(stderr=True)
 
 
 def say(text: str) -> None:
     """A message on stderr that may quote text from outside (a server's error, a file name):
-    its markup is not interpreted and its control characters are shown, not sent."""
-    stderr.print(for_console(text), highlight=False, soft_wrap=True)
+    written as it is, one line unwrapped, with its control characters shown, not sent (nothing
+    in it is read as markup or an emoji code)."""
+    print(strip_controls(text), file=sys.stderr, flush=True)
 
 
 def run_folder(settings: Settings, run_id: str) -> Path:

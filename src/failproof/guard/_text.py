@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rich.markup import escape
-
 __all__ = ["clean_data", "clean_parsed", "clean_text", "for_console", "strip_controls"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -66,4 +64,6 @@ def strip_controls(text: str, *, keep_newlines: bool = True) -> str:
 
 def for_console(text: str, *, keep_newlines: bool = True) -> str:
     """Text from outside, safe to pass to rich: controls shown, markup escaped."""
+    from rich.markup import escape  # with the console that shows it: a quiet run never does
+
     return escape(strip_controls(text, keep_newlines=keep_newlines))
