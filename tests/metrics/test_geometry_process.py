@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ from tests.metrics.test_geometry import fixture as geometry_fixture
 from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult
 from failproof.metrics import AggregateContext, accumulators, fold
+from failproof.metrics import _geometry_process as geometry_process
 from failproof.metrics._geometry_process import GeometryLost, GeometryProcess
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the process is forked")
@@ -72,14 +74,15 @@ def test_a_run_that_cannot_show_a_geometry_gets_none(process: GeometryProcess) -
     assert here(results, ctx) is None
 
 
-def test_a_process_that_was_killed_gives_no_section(process: GeometryProcess) -> None:
+def test_a_process_that_was_stopped_gives_no_section(process: GeometryProcess) -> None:
     results = geometry_fixture(20)
     remote = process.accumulator(context(**SAMPLED))
     for result in results[:10]:
         remote.add(result)
     assert process.process.pid is not None
-    os.kill(process.process.pid, signal.SIGKILL)
-    process.process.join()
+    os.kill(process.process.pid, signal.SIGTERM)  # ends it (Ctrl-C, to the group, does not)
+    process.process.join(60)
+    assert not process.process.is_alive()
 
     def the_rest() -> None:  # a send fails, or the wait for the section
         for result in results[10:]:
@@ -106,3 +109,22 @@ def test_a_process_serves_one_report(process: GeometryProcess) -> None:
     process.accumulator(context())
     with pytest.raises(GeometryLost, match="one report"):
         process.accumulator(context())
+
+
+def test_the_cases_are_read_while_the_imports_are_still_under_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    never = threading.Event()
+    monkeypatch.setattr(geometry_process, "_preload", never.wait)  # the imports never end
+    results = geometry_fixture(400)  # 1,200 cases: more than a socket holds unread
+    started = GeometryProcess()
+    started.sock.settimeout(60)  # a send that waits for the imports fails instead of hanging
+    try:
+        remote = started.accumulator(context(**SAMPLED))
+        for result in results:
+            remote.add(result)
+        section = remote.finish()
+    finally:
+        started.close()
+        started.process.terminate()  # its imports never end
+    assert section == here(results, context(**SAMPLED))

@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import signal
 import socket
+import threading
 from multiprocessing.process import BaseProcess
 
 from failproof._frames import frame, recv_frame
@@ -129,13 +130,15 @@ class RemoteGeometry:
 
 
 def _serve(sock: socket.socket, ours: socket.socket) -> None:
-    """The process's life: load numpy and scipy, then accumulate the cases sent until asked
-    for the section (or until the run closes the socket)."""
-    for stop in (signal.SIGINT, signal.SIGTERM):  # the run stops us by closing the socket
-        signal.signal(stop, signal.SIG_IGN)
+    """The process's life: accumulate the cases sent until asked for the section (or until the
+    run closes the socket), while a thread loads numpy and scipy for the fit. The cases are read
+    from the first: a run's send never waits for the imports."""
+    # Ctrl-C reaches the whole process group: the run stops us by closing the socket. Anyone
+    # who sends us SIGTERM means it (nothing here needs saving).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     ours.close()
-    with contextlib.suppress(Exception):  # what fails here fails again where it is used
-        _preload()
+    threading.Thread(target=_preload, name="failproof-geometry-imports", daemon=True).start()
     try:
         sock.sendall(frame(_accumulate(sock)))
     except (OSError, GeometryLost):  # the run went away
@@ -193,8 +196,10 @@ def _receive(sock: socket.socket) -> tuple[str, object]:
 
 
 def _preload() -> None:
-    """What the fit imports, imported while the run opens its connections."""
-    from failproof.metrics import _geometry, _geometry_two_pass  # noqa: F401
-    from failproof.metrics._geometry_csr import load_scipy
+    """What the fit imports, imported while the run opens its connections (an import the fit
+    makes meanwhile waits for this one; one that fails here fails again where it is used)."""
+    with contextlib.suppress(Exception):
+        from failproof.metrics import _geometry, _geometry_two_pass  # noqa: F401
+        from failproof.metrics._geometry_csr import load_scipy
 
-    load_scipy()
+        load_scipy()
