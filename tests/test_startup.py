@@ -19,6 +19,7 @@ import pytest
 import failproof
 import failproof.store
 from failproof._builtins import BUILTINS
+from failproof.report._prepare import LARGE_REPORT
 
 #: Third-party libraries that only the work itself needs: never loaded by an import or a help.
 HEAVY = (
@@ -254,3 +255,24 @@ def test_a_run_without_schemas_or_html_leaves_their_libraries_alone(
 def test_a_quiet_run_that_writes_only_files_never_loads_rich(loaded_by_a_run: list[str]) -> None:
     # it says where its files went in plain lines; rich is for what a terminal shows
     assert heavy(loaded_by_a_run, ("rich",)) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="forks a core")
+def test_a_large_run_leaves_numpy_to_its_geometry_process(tmp_path: Path) -> None:
+    cases = [{"id": f"c{i}", "input": f"question {i}"} for i in range(LARGE_REPORT)]
+    (tmp_path / "suite.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    argv = ["run", "suite.jsonl", "--target", "mock:I can help.", "-q", "--format", "json"]
+    argv += ["--output", "report.json"]
+    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", A_RUN, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout.splitlines()[-1])
+    assert "failproof.report._json" in modules  # it wrote its report
+    assert heavy(modules, ("numpy", "scipy")) == []

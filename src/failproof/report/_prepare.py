@@ -31,14 +31,15 @@ def prepare_report(cases: int, *, geometry: bool = True) -> None:
     if not is_large(cases):
         return
     from failproof.core._sections import Section
-    from failproof.metrics._geometry_csr import load_scipy
     from failproof.report._model import Report
 
     models: list[type[BaseModel]] = [Report, *_subclasses(Section)]
     for model in models:
         if not model.__pydantic_complete__:
             model.model_rebuild()
-    if geometry:
+    if geometry:  # numpy and scipy, which the run's own thread has loaded numpy for
+        from failproof.metrics._geometry_csr import load_scipy
+
         load_scipy()
 
 

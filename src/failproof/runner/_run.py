@@ -199,9 +199,7 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
     live = _live_report(job, total, resumed)
     redacted = store.redacted
     with closing_geometry(live is not None and is_large(total)) as geometry:
-        first = _load_numpy if is_large(total) and geometry is None else None
-        prepare = partial(_prepare_report, total, live, run, settings, geometry)
-        ahead = Ahead(prepare, first=first)
+        ahead = _ahead(total, live, run, settings, geometry)
         job = replace(job, sinks=(*job.sinks, held, *([live] if live else [])), ahead=ahead)
         try:
             stats = _go(job, target, settings, store, skip, resumed, unsupported)
@@ -225,6 +223,19 @@ def _live_report(job: _Job, total: int, resumed: bool) -> LiveReport | None:
 def _planned_keys(job: _Job) -> list[tuple[str, str, int]]:
     """Every result the run will store: each planned case and sample, sent or not."""
     return [item.key for item in plan_work(job.suites.cases(), job.request.repeat)]
+
+
+def _ahead(
+    total: int,
+    live: LiveReport | None,
+    run: Run,
+    settings: Settings,
+    geometry: GeometryProcess | None,
+) -> Ahead:
+    """What the report will need, prepared while the run waits for its first answers; numpy
+    first, on the run's thread, for a large report whose geometry is computed here."""
+    first = _load_numpy if is_large(total) and geometry is None else None
+    return Ahead(partial(_prepare_report, total, live, run, settings, geometry), first=first)
 
 
 def _load_numpy() -> None:
