@@ -22,6 +22,7 @@ from failproof.metrics import _geometry_stream as geometry_stream
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import context_for
 from failproof.metrics._geometry_section import Observability
+from failproof.metrics._geometry_tokens import TokenMemo
 from failproof.store import Store
 
 JUDGE_SCORES: list[dict[str, Any]] = [
@@ -230,3 +231,13 @@ def test_past_the_sample_no_result_is_read_twice() -> None:
     assert section.n == len(results) == 150
     again = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
     assert section == geometry_of(results, again)
+
+
+@pytest.mark.parametrize(("cases", "memo"), [(12, 36), (50, 150), (50, 40), (50, 0)])
+def test_documents_tokenized_as_they_come_give_the_same_section(cases: int, memo: int) -> None:
+    results = geometry_fixture(cases)  # within the sample (36 cases) or past it (150)
+    ctx = geometry_ctx(results, geometry_vocab_sample=100, geometry_silhouette_sample=60)
+    tokens = TokenMemo(memo)  # every document, some of them, or none: the rest on demand
+    accumulator = geometry_stream.GeometryAccumulator(ctx, tokens)
+    assert fold(accumulator, results) == geometry_of(results, ctx)
+    assert len(tokens.tokens) == min(memo, len({r.key for r in results}))

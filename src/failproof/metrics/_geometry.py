@@ -33,6 +33,7 @@ from failproof.metrics._geometry_section import (
 )
 from failproof.metrics._geometry_svd import truncated_svd
 from failproof.metrics._geometry_tfidf import SampledTfidf
+from failproof.metrics._geometry_tokens import Tokenizer, tokenize
 
 #: Cases up to which the geometry's BLAS products are too small to use a second thread.
 ONE_THREAD_CASES = 60
@@ -62,10 +63,13 @@ class Embedding:
     fitted_on: int
 
 
-def failure_geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
-    """The ``observability`` section for ``cases`` (see the module docstring)."""
+def failure_geometry(
+    cases: Sequence[GeometryCase], settings: ProbeSettings, tokenizer: Tokenizer = tokenize
+) -> Observability:
+    """The ``observability`` section for ``cases`` (see the module docstring); ``tokenizer``
+    gives each document's tokens."""
     with blas_threads(len(cases), settings.geometry_threads):
-        return _geometry(cases, settings)
+        return _geometry(cases, settings, tokenizer)
 
 
 def blas_threads(cases: int, threads: int) -> AbstractContextManager[object]:
@@ -85,8 +89,10 @@ def blas_threads(cases: int, threads: int) -> AbstractContextManager[object]:
     return limits
 
 
-def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observability:
-    embedding = embed(cases, settings)
+def _geometry(
+    cases: Sequence[GeometryCase], settings: ProbeSettings, tokenizer: Tokenizer
+) -> Observability:
+    embedding = embed(cases, settings, tokenizer)
     choice = choose_k(
         embedding.vectors,
         fixed=settings.geometry_clusters,
@@ -104,14 +110,16 @@ def _geometry(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Observa
     )
 
 
-def embed(cases: Sequence[GeometryCase], settings: ProbeSettings) -> Embedding:
+def embed(
+    cases: Sequence[GeometryCase], settings: ProbeSettings, tokenizer: Tokenizer = tokenize
+) -> Embedding:
     """TF-IDF fitted on a seeded sample of the documents, SVD embedding and 2-D scatter.
 
     The scatter is the projection on the two leading singular vectors, i.e. the 2-D truncated
     SVD of the TF-IDF matrix; the SVD is computed once and its first two columns reused.
     """
     sample = _sample(len(cases), settings.geometry_vocab_sample, settings.seed)
-    vectorizer = SampledTfidf(settings.geometry_max_features)
+    vectorizer = SampledTfidf(settings.geometry_max_features, tokenizer=tokenizer)
     if len(sample) == len(cases):  # fitted on every document: counted once
         tfidf = vectorizer.fit_transform([case.document for case in cases])
     else:

@@ -27,7 +27,8 @@ from failproof.core import CaseResult
 from failproof.metrics._base import AggregateContext
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case
 from failproof.metrics._geometry_section import Observability
-from failproof.metrics._geometry_stream import GeometryAccumulator
+from failproof.metrics._geometry_stream import IN_MEMORY, GeometryAccumulator
+from failproof.metrics._geometry_tokens import TokenMemo
 
 __all__ = ["BATCH", "GeometryLost", "GeometryProcess", "RemoteGeometry"]
 
@@ -168,7 +169,8 @@ class _Fit:
             return
         try:
             if kind == "start" and isinstance(payload, ScoringConfig):
-                self.accumulator = GeometryAccumulator(AggregateContext(payload))
+                tokens = TokenMemo(IN_MEMORY)  # the documents the fit reads, tokenized ahead
+                self.accumulator = GeometryAccumulator(AggregateContext(payload), tokens)
             elif kind == "cases" and self.accumulator is not None and isinstance(payload, list):
                 for case in payload:
                     self.accumulator.add_case(case)

@@ -27,6 +27,7 @@ from failproof.metrics._accumulate import accumulators, folded
 from failproof.metrics._base import AggregateContext, aggregators
 from failproof.metrics._geometry_docs import GeometryCase, geometry_case, says_something
 from failproof.metrics._geometry_section import Observability
+from failproof.metrics._geometry_tokens import TokenMemo, tokenize
 
 __all__ = ["IN_MEMORY", "POINTS", "GeometryAccumulator"]
 
@@ -39,10 +40,14 @@ IN_MEMORY = 5_000
 
 
 class GeometryAccumulator:
-    """``observability`` with bounded memory: a seeded sample, then every case assigned."""
+    """``observability`` with bounded memory: a seeded sample, then every case assigned.
 
-    def __init__(self, ctx: AggregateContext) -> None:
+    Given ``tokens``, each case's document is tokenized as it comes (up to the memo's limit), so
+    the fit does not do it: what a process with time to spare before the fit does."""
+
+    def __init__(self, ctx: AggregateContext, tokens: TokenMemo | None = None) -> None:
         self.ctx = ctx
+        self.tokens = tokens
         self.settings = ctx.scoring.probe
         self.size = self.settings.geometry_vocab_sample
         self.sample: _Reservoir[tuple[int, GeometryCase]] = _Reservoir(
@@ -66,6 +71,8 @@ class GeometryAccumulator:
                 self.spill.add(kept)
         if self.spill is not None:
             self.spill.add(case)
+        if self.tokens is not None:
+            self.tokens.add(case.document)
         self.sample.add(self.n, (self.n, case))
         self.pointed.add(self.n, self.n)
         self.n += 1
@@ -79,11 +86,13 @@ class GeometryAccumulator:
         from failproof.metrics._geometry_two_pass import two_pass
 
         cases = [case for _, case in sorted(self.sample.kept, key=lambda item: item[0])]
+        tokenizer = self.tokens or tokenize
         if self.spill is None:
-            return failure_geometry(cases, self.settings)
+            return failure_geometry(cases, self.settings, tokenizer)
         with self.spill, blas_threads(self.n, self.settings.geometry_threads):
             pointed = frozenset(self.pointed.kept)
-            return two_pass(cases, self.n, self.spill.cases(), pointed, self.settings)
+            spilled = self.spill.cases()
+            return two_pass(cases, self.n, spilled, pointed, self.settings, tokenizer)
 
 
 class _Reservoir(Generic[T]):

@@ -7,12 +7,11 @@ geometry's time), and weighs them with numpy alone (smooth IDF
 ``ln((1 + n) / (1 + df)) + 1``, term frequency ``1 + ln(count)``, rows scaled to unit length), so
 that scoring never pays for importing scikit-learn. Tokens are runs of word characters of length
 two or more that do not start with a digit, lower-cased (ASCII texts take a faster, equivalent
-regex).
+regex; `_geometry_tokens`).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain, islice, pairwise, repeat
@@ -21,11 +20,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from failproof.metrics._geometry_csr import Csr
+from failproof.metrics._geometry_tokens import Tokenizer, tokenize
 
 __all__ = ["SampledTfidf", "tokenize"]
-
-_UNICODE = re.compile(r"\b[^\W\d]\w+\b")
-_ASCII = re.compile(r"\b[^\W\d]\w+\b", re.ASCII)
 
 
 def _smooth_idf(counts: Csr) -> NDArray[np.float64]:
@@ -43,19 +40,15 @@ def _weigh(counts: Csr, idf: NDArray[np.float64]) -> Csr:
     return counts.with_data((data / norms[rows]).astype(np.float32))  # weights >= 1: norms > 0
 
 
-def tokenize(text: str) -> list[str]:
-    """The lower-cased tokens of ``text``."""
-    lowered = text.lower()
-    pattern = _ASCII if lowered.isascii() else _UNICODE
-    return pattern.findall(lowered)
-
-
 class SampledTfidf:
     """Fit the vocabulary and IDF on a sample, transform everything with a fast counter."""
 
-    def __init__(self, max_features: int, chunk: int = 2048) -> None:
+    def __init__(
+        self, max_features: int, chunk: int = 2048, tokenizer: Tokenizer = tokenize
+    ) -> None:
         self.max_features = max_features
         self.chunk = chunk
+        self.tokenizer = tokenizer
         self.terms: NDArray[np.object_] = np.array([], dtype=object)
         self._codes: dict[str, int] = {}
         self._stride = 1
@@ -73,7 +66,7 @@ class SampledTfidf:
         """
         frequency: Counter[str] = Counter()
         for start in range(0, len(texts), self.chunk):
-            for words in map(tokenize, texts[start : start + self.chunk]):
+            for words in map(self.tokenizer, texts[start : start + self.chunk]):
                 frequency.update(words)
                 frequency.update(map(" ".join, pairwise(words)))
         terms = sorted(frequency)
@@ -140,7 +133,7 @@ class SampledTfidf:
         iterator = iter(texts)
         blocks = []
         while chunk := list(islice(iterator, self.chunk)):
-            blocks.append(self._block([tokenize(text) for text in chunk]))
+            blocks.append(self._block([self.tokenizer(text) for text in chunk]))
         return Csr.stack(blocks, len(self.terms))
 
     def _block(self, tokens: Sequence[list[str]]) -> Csr:

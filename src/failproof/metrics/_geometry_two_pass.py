@@ -24,6 +24,7 @@ from failproof.metrics._geometry_k import choose_k, fit_kmeans
 from failproof.metrics._geometry_section import Assignment, Observability, Point
 from failproof.metrics._geometry_svd import truncated_svd_fit
 from failproof.metrics._geometry_tfidf import SampledTfidf
+from failproof.metrics._geometry_tokens import Tokenizer, tokenize
 
 __all__ = ["Model", "two_pass"]
 
@@ -33,8 +34,13 @@ _CHUNK = 2048
 class Model:
     """TF-IDF, SVD and centroids fitted on the sample; embeds and assigns any case."""
 
-    def __init__(self, cases: Sequence[GeometryCase], settings: ProbeSettings) -> None:
-        self.vectorizer = SampledTfidf(settings.geometry_max_features)
+    def __init__(
+        self,
+        cases: Sequence[GeometryCase],
+        settings: ProbeSettings,
+        tokenizer: Tokenizer = tokenize,
+    ) -> None:
+        self.vectorizer = SampledTfidf(settings.geometry_max_features, tokenizer=tokenizer)
         tfidf = self.vectorizer.fit_transform([c.document for c in cases])
         self.components = max(2, settings.geometry_components)
         usable = min(self.components, tfidf.shape[1] - 1, tfidf.shape[0] - 1)
@@ -110,8 +116,9 @@ def two_pass(
     cases: Iterator[GeometryCase],
     pointed: frozenset[int],
     settings: ProbeSettings,
+    tokenizer: Tokenizer = tokenize,
 ) -> Observability:
-    model = Model(sample, settings)
+    model = Model(sample, settings, tokenizer)
     terms = model.vectorizer.terms
     clusters = _Clusters(len(model.centers), len(terms))
     points: list[Point] = []
