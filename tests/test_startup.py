@@ -276,3 +276,12 @@ def test_a_large_run_leaves_numpy_to_its_geometry_process(tmp_path: Path) -> Non
     modules = json.loads(done.stdout.splitlines()[-1])
     assert "failproof.report._json" in modules  # it wrote its report
     assert heavy(modules, ("numpy", "scipy")) == []
+
+
+def test_the_runner_loads_the_report_and_its_sections_later_not_before_the_first_call() -> None:
+    code = "import sys, json, failproof.runner._run; "
+    code += "print(json.dumps(sorted(m for m in sys.modules if m.startswith('failproof.'))))"
+    modules = fresh_modules(code)
+    assert isinstance(modules, list)
+    early = [m for m in modules if m.startswith(("failproof.metrics", "failproof.report._model"))]
+    assert early == []

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from failproof.metrics._geometry_process import GeometryProcess
 from failproof.runner._gc import quiet_gc
 from failproof.runner._pool import can_fork
 
-__all__ = ["GeometryProcess", "closing_geometry"]
+if TYPE_CHECKING:  # the geometry's models load with the process, not with the runner
+    from failproof.metrics._geometry_process import GeometryProcess
+
+__all__ = ["closing_geometry"]
 
 
 @contextmanager
@@ -21,6 +24,8 @@ def closing_geometry(wanted: bool) -> Iterator[GeometryProcess | None]:
     if not (wanted and can_fork() and (os.cpu_count() or 1) >= 2):
         yield None
         return
+    from failproof.metrics._geometry_process import GeometryProcess
+
     with quiet_gc():  # the fork's collector leaves the run's objects (and pages) alone
         process = GeometryProcess()
     try:

@@ -19,7 +19,7 @@ from failproof.runner._ahead import Ahead
 from failproof.runner._calls import CallStats
 from failproof.runner._engine import Engine, EngineStats, ResultSink
 from failproof.runner._gc import quiet_gc
-from failproof.runner._geometry import GeometryProcess, closing_geometry
+from failproof.runner._geometry import closing_geometry
 from failproof.runner._held import HELD_RESULTS, HeldResults
 from failproof.runner._ids import new_run_id
 from failproof.runner._live import LiveReport
@@ -39,6 +39,7 @@ from failproof.store import Store, StoredResults
 from failproof.targets import Target, create_target
 
 if TYPE_CHECKING:  # the report, with numpy, is loaded while the first calls are awaited
+    from failproof.metrics._geometry_process import GeometryProcess
     from failproof.report import Report
 
 __all__ = ["RunInterrupted", "RunOutcome", "resume_run", "start_run"]
