@@ -218,11 +218,10 @@ UNUSED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def loaded_by_a_run(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    folder = tmp_path_factory.mktemp("run")
-    (folder / "suite.yaml").write_text(SUITE, encoding="utf-8")
-    argv = ["run", "suite.yaml", "--target", "mock:I can help.", "-q"]
+def modules_of_a_run(folder: Path, suite: str) -> list[str]:
+    """The modules a quiet run of ``suite`` (in ``folder``) against the mock target loads,
+    writing report.json."""
+    argv = ["run", suite, "--target", "mock:I can help.", "-q"]
     argv += ["--format", "json", "--output", "report.json"]
     env = {**os.environ, "FAILPROOF_HOME": str(folder / "home")}
     done = subprocess.run(
@@ -238,6 +237,13 @@ def loaded_by_a_run(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     modules = json.loads(done.stdout.splitlines()[-1])
     assert isinstance(modules, list)
     return modules
+
+
+@pytest.fixture(scope="module")
+def loaded_by_a_run(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("run")
+    (folder / "suite.yaml").write_text(SUITE, encoding="utf-8")
+    return modules_of_a_run(folder, "suite.yaml")
 
 
 def test_a_run_imports_no_built_in_component_it_does_not_use(loaded_by_a_run: list[str]) -> None:
@@ -261,19 +267,7 @@ def test_a_quiet_run_that_writes_only_files_never_loads_rich(loaded_by_a_run: li
 def test_a_large_run_leaves_numpy_to_its_geometry_process(tmp_path: Path) -> None:
     cases = [{"id": f"c{i}", "input": f"question {i}"} for i in range(LARGE_REPORT)]
     (tmp_path / "suite.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
-    argv = ["run", "suite.jsonl", "--target", "mock:I can help.", "-q", "--format", "json"]
-    argv += ["--output", "report.json"]
-    env = {**os.environ, "FAILPROOF_HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [sys.executable, "-c", A_RUN, *argv],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
-    modules = json.loads(done.stdout.splitlines()[-1])
+    modules = modules_of_a_run(tmp_path, "suite.jsonl")
     assert "failproof.report._json" in modules  # it wrote its report
     assert heavy(modules, ("numpy", "scipy")) == []
 

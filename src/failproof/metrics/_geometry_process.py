@@ -3,10 +3,11 @@
 A large run's geometry needs numpy and scipy (about 0.2 CPU-seconds to import) and a fit after
 its last result. In the run's own process both compete with the HTTP client for the interpreter
 lock; in a forked process they use another core. `GeometryProcess` forks before the run's event
-loop starts and imports them at once, while the run opens its connections; `RemoteGeometry` is
-the run's ``observability`` accumulator: it sends each case's labels and document
-(`geometry_case`) as results are stored, and its `finish` asks for the section, which the
-process computes with `GeometryAccumulator`, as the run's process would have.
+loop starts and imports them at once, on a thread, while the run opens its connections;
+`RemoteGeometry` is the run's ``observability`` accumulator: it sends each case's labels and
+document (`geometry_case`) as results are stored, and asks for the section once the run's planned
+results are in (or at `finish`); the process computes it with `GeometryAccumulator`, as the
+run's process would have, having tokenized each document as it came.
 
 Nothing is lost when the process fails: `finish` raises `GeometryLost`, and the run builds its
 report from the store, computing the geometry itself.
@@ -109,13 +110,12 @@ class RemoteGeometry:
         case = geometry_case(result, self.chars)
         if case is not None:
             self.batch.append(case)
-        if len(self.batch) >= BATCH or self.results == self.planned:
-            self._send()
         if self.results == self.planned:
             self._ask()
+        elif len(self.batch) >= BATCH:
+            self._send()
 
     def finish(self) -> Observability | None:
-        self._send()
         self._ask()
         return self.process.result()
 
@@ -125,6 +125,8 @@ class RemoteGeometry:
             self.process.send(("cases", batch))
 
     def _ask(self) -> None:
+        """Send the cases still held, then ask for the section (once)."""
+        self._send()
         if not self.asked:
             self.asked = True
             self.process.send(("finish", None))
@@ -141,11 +143,18 @@ def _serve(sock: socket.socket, ours: socket.socket) -> None:
     ours.close()
     threading.Thread(target=_preload, name="failproof-geometry-imports", daemon=True).start()
     try:
-        sock.sendall(frame(_accumulate(sock)))
+        sock.sendall(_framed(_accumulate(sock)))
     except (OSError, GeometryLost):  # the run went away
         pass
     finally:
         sock.close()
+
+
+def _framed(reply: tuple[str, object]) -> bytes:
+    try:
+        return frame(reply)
+    except Exception as exc:  # a section that does not pickle: its error instead
+        return frame(("error", f"{type(exc).__name__}: {exc}"))
 
 
 def _accumulate(sock: socket.socket) -> tuple[str, object]:
