@@ -86,7 +86,7 @@ class GeometryAccumulator:
         from failproof.metrics._geometry_two_pass import two_pass
 
         cases = [case for _, case in sorted(self.sample.kept, key=lambda item: item[0])]
-        tokenizer = self.tokens or tokenize
+        tokenizer = tokenize if self.tokens is None else self.tokens
         if self.spill is None:
             return failure_geometry(cases, self.settings, tokenizer)
         with self.spill, blas_threads(self.n, self.settings.geometry_threads):

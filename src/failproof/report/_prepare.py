@@ -37,7 +37,7 @@ def prepare_report(cases: int, *, geometry: bool = True) -> None:
     for model in models:
         if not model.__pydantic_complete__:
             model.model_rebuild()
-    if geometry:  # numpy and scipy, which the run's own thread has loaded numpy for
+    if geometry:  # scipy (the run's own thread loaded numpy first)
         from failproof.metrics._geometry_csr import load_scipy
 
         load_scipy()
