@@ -3,6 +3,8 @@ to the last bit, whichever loops (numpy's below `SCIPY_FROM` entries, scipy's ab
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -126,3 +128,37 @@ def test_every_figure_equals_scipys_to_the_last_bit(size: tuple[int, int, int]) 
     assert np.array_equal(matrix.group_sums(groups, 4), (member @ theirs).toarray())
     if size[0]:
         assert np.array_equal(matrix.column_means(), np.asarray(theirs.mean(axis=0)).ravel())
+
+
+@pytest.mark.parametrize(
+    "width", [pytest.param(None, id="vector"), pytest.param(1, id="one-column"), 5]
+)
+def test_scipys_loops_called_alone_give_what_scipy_sparse_gives(
+    width: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    monkeypatch.setattr(_geometry_csr, "SCIPY_FROM", 1)
+    matrix = _random((40, 90, 600), seed=7)
+    theirs = sparse.csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=matrix.shape)
+    rng = np.random.default_rng(8)
+    shape = (lambda n: (n,)) if width is None else (lambda n: (n, width))
+    dense, tall = rng.standard_normal(shape(90)), rng.standard_normal(shape(40))
+    for ours, expected in ((matrix @ dense, theirs @ dense), (matrix.T @ tall, theirs.T @ tall)):
+        assert ours.shape == expected.shape
+        assert ours.dtype == expected.dtype
+        assert np.array_equal(ours, expected)
+
+
+def test_scipys_loops_load_without_importing_scipy_sparse() -> None:
+    pytest.importorskip("scipy.sparse")
+    code = (
+        "import sys\n"
+        "from failproof.metrics._geometry_csr import load_kernels\n"
+        "kernels = load_kernels()\n"
+        "assert callable(kernels.csr_matvecs) and callable(kernels.csc_matvecs)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))\n"
+        "import scipy.sparse\n"
+        "print(sys.modules['scipy.sparse._sparsetools'] is kernels)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["['scipy.sparse._sparsetools']", "True"]

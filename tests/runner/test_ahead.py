@@ -53,11 +53,11 @@ def test_a_large_report_is_one_whose_geometry_multiplies_with_scipy() -> None:
 
 
 @pytest.mark.parametrize(("cases", "loads"), [(0, False), (333, False), (334, True), (2000, True)])
-def test_scipy_is_loaded_ahead_only_for_a_geometry_large_enough_to_use_it(
+def test_scipys_sparse_loops_are_loaded_ahead_only_for_a_geometry_large_enough_to_use_them(
     monkeypatch: pytest.MonkeyPatch, cases: int, loads: bool
 ) -> None:
     loaded: list[bool] = []
-    monkeypatch.setattr(geometry_csr, "load_scipy", lambda: loaded.append(True))
+    monkeypatch.setattr(geometry_csr, "load_kernels", lambda: loaded.append(True))
     prepare.prepare_report(cases)
     assert bool(loaded) == loads
 

@@ -1,13 +1,14 @@
 """The failure geometry computed in a process of its own, beside the run that feeds it.
 
-A large run's geometry needs numpy and scipy (about 0.2 CPU-seconds to import) and a fit after
-its last result. In the run's own process both compete with the HTTP client for the interpreter
-lock; in a forked process they use another core. `GeometryProcess` forks before the run's event
-loop starts and imports them at once, on a thread, while the run opens its connections;
-`RemoteGeometry` is the run's ``observability`` accumulator: it sends each case's labels and
-document (`geometry_case`) as results are stored, and asks for the section once the run's planned
-results are in (or at `finish`); the process computes it with `GeometryAccumulator`, as the
-run's process would have, having tokenized each document as it came.
+A large run's geometry needs numpy (about 0.1 CPU-seconds to import) and scipy's sparse loops,
+and a fit after its last result. In the run's own process both compete with the HTTP client for
+the interpreter lock; in a forked process they use another core. `GeometryProcess` forks before
+the run's event loop starts and imports them at once, on a thread, while the run opens its
+connections; `RemoteGeometry` is the run's ``observability`` accumulator: it sends each case's
+labels and document (`geometry_case`) as results are stored, and asks for the section once the
+run's planned results are in (or at `finish`); the process computes it with
+`GeometryAccumulator`, as the run's process would have, having tokenized each document as it
+came.
 
 Nothing is lost when the process fails: `finish` raises `GeometryLost`, and the run builds its
 report from the store, computing the geometry itself.
@@ -134,8 +135,8 @@ class RemoteGeometry:
 
 def _serve(sock: socket.socket, ours: socket.socket) -> None:
     """The process's life: accumulate the cases sent until asked for the section (or until the
-    run closes the socket), while a thread loads numpy and scipy for the fit. The cases are read
-    from the first: a run's send never waits for the imports."""
+    run closes the socket), while a thread loads numpy and scipy's sparse loops for the fit. The
+    cases are read from the first: a run's send never waits for the imports."""
     # Ctrl-C reaches the whole process group: the run stops us by closing the socket. Anyone
     # who sends us SIGTERM means it (nothing here needs saving).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -211,6 +212,6 @@ def _preload() -> None:
     makes meanwhile waits for this one; one that fails here fails again where it is used)."""
     with contextlib.suppress(Exception):
         from failproof.metrics import _geometry, _geometry_two_pass  # noqa: F401
-        from failproof.metrics._geometry_csr import load_scipy
+        from failproof.metrics._geometry_csr import load_kernels
 
-        load_scipy()
+        load_kernels()

@@ -25,9 +25,9 @@ def is_large(cases: int) -> bool:
 
 def prepare_report(cases: int, *, geometry: bool = True) -> None:
     """For a large report of ``cases`` cases, build every section's model (each is built on
-    first use) and import scipy, unless its ``geometry`` is computed elsewhere. A smaller report
-    may need neither scipy nor some of the models: its few milliseconds of building are left to
-    it."""
+    first use) and load scipy's sparse loops, unless its ``geometry`` is computed elsewhere. A
+    smaller report may need neither the loops nor some of the models: its few milliseconds of
+    building are left to it."""
     if not is_large(cases):
         return
     from failproof.core._sections import Section
@@ -37,10 +37,10 @@ def prepare_report(cases: int, *, geometry: bool = True) -> None:
     for model in models:
         if not model.__pydantic_complete__:
             model.model_rebuild()
-    if geometry:  # scipy (the run's own thread loaded numpy first)
-        from failproof.metrics._geometry_csr import load_scipy
+    if geometry:  # scipy's sparse loops (the run's own thread loaded numpy first)
+        from failproof.metrics._geometry_csr import load_kernels
 
-        load_scipy()
+        load_kernels()
 
 
 def _subclasses(base: type[BaseModel]) -> list[type[BaseModel]]:
