@@ -23,6 +23,7 @@ from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import context_for
 from failproof.metrics._geometry_section import Observability
 from failproof.metrics._geometry_tokens import TokenMemo
+from failproof.metrics._run import Aggregation
 from failproof.store import Store
 
 JUDGE_SCORES: list[dict[str, Any]] = [
@@ -101,6 +102,48 @@ def test_each_accumulator_alone_equals_its_aggregator_on_the_same_list() -> None
     for entry in aggregators:
         folded = fold(accumulators.get(entry.name)(ctx), results)
         assert timeless(folded) == timeless(entry.obj(results, ctx)), entry.name
+
+
+def test_a_section_computed_elsewhere_finishes_last_and_keeps_its_place() -> None:
+    results = sorted(make_results(40, seed=3), key=lambda r: r.key)
+    run = Run(id="r1", target={"name": "mock"}, suites=["s"], config={"planned": 40})
+    finished: list[str] = []
+
+    class Remote:
+        def __init__(self, ctx: AggregateContext) -> None:
+            self.inner = accumulators.get("observability")(ctx)
+
+        def add(self, result: CaseResult) -> None:
+            self.inner.add(result)
+
+        def finish(self) -> object:
+            finished.append("observability")
+            return self.inner.finish()
+
+    aggregation = Aggregation(run, given={"observability": Remote})
+    for name, accumulator in list(aggregation.sections.items()):
+        if name != "observability":
+            aggregation.sections[name] = _Noting(accumulator, name, finished)
+    for result in results:
+        aggregation.add(result)
+    given = aggregation.finish(results)
+    assert finished[-1] == "observability"
+    assert sorted(finished) == sorted(entry.name for entry in aggregators)
+    assert timeless(given) == timeless(aggregate_stream(run, results))
+
+
+class _Noting:
+    """An accumulator that notes when it finishes."""
+
+    def __init__(self, inner: Any, name: str, finished: list[str]) -> None:
+        self.inner, self.name, self.finished = inner, name, finished
+
+    def add(self, result: CaseResult) -> None:
+        self.inner.add(result)
+
+    def finish(self) -> object:
+        self.finished.append(self.name)
+        return self.inner.finish()
 
 
 def test_no_section_without_results() -> None:

@@ -88,6 +88,7 @@ class Aggregation:
     ) -> None:
         self.ctx = context_for(run, fallback)
         made = given or {}
+        self.given = frozenset(made)
         self.sections = {
             entry.name: made[entry.name](self.ctx)
             if entry.name in made
@@ -102,11 +103,13 @@ class Aggregation:
 
     def finish(self, source: Iterable[CaseResult]) -> RunAggregates:
         """The sections; ``source`` gives the same results again, in the same order, to the
-        accumulators that need a second look."""
+        accumulators that need a second look. The ``given`` sections finish last: one computed
+        elsewhere is computed meanwhile."""
         self.ctx.source = source
         out = RunAggregates(results=[])
-        for name, accumulator in self.sections.items():
-            value = accumulator.finish()
+        ordered = sorted(self.sections, key=lambda name: name in self.given)
+        values = {name: self.sections[name].finish() for name in ordered}
+        for name, value in ((name, values[name]) for name in self.sections):
             if value is None:
                 continue
             if name in CORE_SECTIONS:
