@@ -37,6 +37,7 @@ from command_common import (
     run,
 )
 from corpus import prompts
+from machine import python_speed
 from runner_server import spawn
 
 
@@ -92,7 +93,10 @@ def main() -> None:
     if args.baseline:
         sources["baseline"] = args.baseline.resolve()
     compile_sources(*sources.values())
-    print(f"{args.cases}-case run, --format {args.format}; load average {load_average():.2f}")
+    print(
+        f"{args.cases}-case run, --format {args.format}; load average {load_average():.2f}; "
+        f"python speed {python_speed()}"
+    )
     floor: list[Ran] = []
     samples: dict[str, list[Ran]] = {name: [] for name in sources}
     first: dict[str, Ran] = {}
@@ -120,7 +124,7 @@ def main() -> None:
     if args.baseline:
         ours, theirs = (statistics.median(r.cpu_s for r in samples[n]) for n in sources)
         print(f"beyond the floor, this checkout / baseline: {(ours - base) / (theirs - base):.2f}")
-    print(f"load average at the end: {load_average():.2f}")
+    print(f"load average at the end: {load_average():.2f}; python speed {python_speed()}")
 
 
 if __name__ == "__main__":

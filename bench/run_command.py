@@ -44,6 +44,7 @@ from command_common import (
     run,
 )
 from corpus import prompts
+from machine import python_speed
 from runner_server import request_counts, spawn
 
 BARE = str(Path(__file__).with_name("bare_aiohttp.py"))
@@ -107,7 +108,7 @@ def main() -> None:
     ideal = args.prompts * args.latency_ms / 1000 / args.concurrency
     print(
         f"{args.prompts} prompts, {args.latency_ms:g} ms, concurrency {args.concurrency}, "
-        f"ideal {ideal:.2f} s; load average {load_average():.2f}"
+        f"ideal {ideal:.2f} s; load average {load_average():.2f}; python speed {python_speed()}"
     )
     bare: list[Ran] = []
     whole: list[Ran] = []
@@ -137,7 +138,7 @@ def main() -> None:
     for name, runs in (("failproof", whole), ("baseline", before)):
         if runs:
             print(summary(name, runs, bare, ideal))
-    print(f"load average at the end {load_average():.2f}")
+    print(f"load average at the end {load_average():.2f}; python speed {python_speed()}")
 
 
 def summary(name: str, runs: list[Ran], bare: list[Ran], ideal: float) -> str:

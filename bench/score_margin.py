@@ -39,6 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from machine import python_speed
 from runner_common import load_average
 
 FILLER = (
@@ -185,7 +186,8 @@ def main() -> None:
     n1, n2 = (int(s) for s in args.sizes.split(","))
     cases = builtin_cases()
     print(f"load average {load_average()} at start; {os.cpu_count()} CPUs; Python "
-          f"{sys.version.split()[0]}; --format {args.format}")  # fmt: skip
+          f"{sys.version.split()[0]}; --format {args.format}; "
+          f"python speed {python_speed()}")  # fmt: skip
     trees: dict[str, str | None] = {"this tree": None}
     if args.baseline:
         trees["baseline"] = str(Path(args.baseline).resolve())
@@ -201,7 +203,7 @@ def main() -> None:
         print(f"  this tree / baseline: {margins['this tree'] / margins['baseline']:.2f}x")
     for name, rate in alone.items():
         print(f"  {name} alone on the {n2:,} answers (in process): {rate:,.0f} per CPU-second")
-    print(f"  load average {load_average()} at end")
+    print(f"  load average {load_average()} at end; python speed {python_speed()}")
 
 
 if __name__ == "__main__":
