@@ -162,3 +162,18 @@ def test_scipys_loops_load_without_importing_scipy_sparse() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["['scipy.sparse._sparsetools']", "True"]
+
+
+def test_scipys_loops_come_from_scipy_sparse_where_the_extension_is_not_found_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    monkeypatch.delitem(sys.modules, "scipy.sparse._sparsetools", raising=False)
+    monkeypatch.setattr(_geometry_csr, "_extension_alone", lambda name: None)
+    _geometry_csr.load_kernels.cache_clear()
+    try:
+        kernels = _geometry_csr.load_kernels()
+    finally:
+        _geometry_csr.load_kernels.cache_clear()
+    assert kernels is sparse._sparsetools
+    assert callable(kernels.csr_matvecs)

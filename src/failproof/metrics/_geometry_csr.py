@@ -156,9 +156,10 @@ def load_kernels() -> ModuleType:
     alone = _extension_alone(name)
     if alone is not None:
         return alone
-    import scipy.sparse  # type: ignore[import-untyped]  # noqa: F401
+    from scipy.sparse import _sparsetools  # type: ignore[import-untyped]
 
-    return sys.modules[name]
+    kernels: ModuleType = _sparsetools
+    return kernels
 
 
 def _extension_alone(name: str) -> ModuleType | None:
