@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import warnings
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
@@ -17,6 +18,7 @@ from failproof.core import Case, CaseResult, Response, Run
 from failproof.runner import RunAborted
 from failproof.runner._calls import Caller
 from failproof.runner._engine import Engine
+from failproof.runner._finish import Finished, Finisher
 from failproof.runner._limits import AdaptiveGate
 from failproof.runner._plan import WorkItem, cache_key, plan_work
 from failproof.runner._responses import ResponsesWriter
@@ -272,3 +274,35 @@ def test_started_is_told_once_when_every_worker_has_made_its_first_call(store: S
     run(engine)
     assert begun_when_told == [3]
     assert store.count_results("r1") == len(CASES)
+
+
+def test_answers_handed_over_as_the_run_stops_stay_unstored_for_the_stop_to_keep(
+    store: Store,
+) -> None:
+    """The end-of-iteration flush of answers that came as the run's task group stopped: no
+    traceback from the event loop, nothing scored or stored, the answers kept as unstored."""
+    errors: list[dict[str, Any]] = []
+    stored: list[CaseResult] = []
+    finished = Finished(WorkItem(CASES[0]), Response.from_output("an answer"), None)
+
+    async def stopped_with_an_answer_waiting() -> Finisher:
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: errors.append(ctx))
+        try:
+            async with asyncio.TaskGroup() as group:
+                finisher = Finisher(
+                    InlineScoring([]), store, "r1", group.create_task, stored.append, lambda _: None
+                )
+                finisher.add(finished)  # its flush runs at the end of this loop iteration
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            pass
+        await asyncio.sleep(0)  # the iteration ends: the flush runs
+        return finisher
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a coroutine never awaited would warn
+        finisher = asyncio.run(stopped_with_an_answer_waiting())
+    assert errors == []
+    assert finisher.unstored() == [finished]
+    assert stored == []
+    assert store.answered_keys("r1") == set()

@@ -68,10 +68,16 @@ class Finisher:
 
     def _flush(self) -> None:
         batch, self._waiting = self._waiting, []
-        if batch:
-            task = self.spawn(self._finish(batch))
-            self._batches.add(task)
-            task.add_done_callback(self._batches.discard)
+        if not batch:
+            return
+        finishing = self._finish(batch)
+        try:
+            task = self.spawn(finishing)
+        except RuntimeError:  # the run stopped before this iteration's end (its task group is
+            finishing.close()  # shutting down): the answers stay unstored, for the stop to keep
+            return
+        self._batches.add(task)
+        task.add_done_callback(self._batches.discard)
 
     async def _finish(self, batch: list[Finished]) -> None:
         try:
