@@ -19,6 +19,7 @@ from failproof.config import ProbeSettings, ScoringConfig
 from failproof.core import CaseResult, Run
 from failproof.metrics import AggregateContext, accumulators, aggregate_stream, aggregators, fold
 from failproof.metrics import _geometry_stream as geometry_stream
+from failproof.metrics import _run as metrics_run
 from failproof.metrics._accumulate import TopN
 from failproof.metrics._base import context_for
 from failproof.metrics._geometry_section import Observability
@@ -104,26 +105,23 @@ def test_each_accumulator_alone_equals_its_aggregator_on_the_same_list() -> None
         assert timeless(folded) == timeless(entry.obj(results, ctx)), entry.name
 
 
-def test_a_section_computed_elsewhere_finishes_last_and_keeps_its_place() -> None:
+def test_a_section_computed_elsewhere_finishes_last_and_keeps_its_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     results = sorted(make_results(40, seed=3), key=lambda r: r.key)
     run = Run(id="r1", target={"name": "mock"}, suites=["s"], config={"planned": 40})
     finished: list[str] = []
+    registered = metrics_run._accumulator
+    monkeypatch.setattr(
+        metrics_run,
+        "_accumulator",
+        lambda name, ctx: _Noting(registered(name, ctx), name, finished),
+    )
 
-    class Remote:
-        def __init__(self, ctx: AggregateContext) -> None:
-            self.inner = accumulators.get("observability")(ctx)
+    def remote(ctx: AggregateContext) -> _Noting:
+        return _Noting(accumulators.get("observability")(ctx), "observability", finished)
 
-        def add(self, result: CaseResult) -> None:
-            self.inner.add(result)
-
-        def finish(self) -> object:
-            finished.append("observability")
-            return self.inner.finish()
-
-    aggregation = Aggregation(run, given={"observability": Remote})
-    for name, accumulator in list(aggregation.sections.items()):
-        if name != "observability":
-            aggregation.sections[name] = _Noting(accumulator, name, finished)
+    aggregation = Aggregation(run, given={"observability": remote})
     for result in results:
         aggregation.add(result)
     given = aggregation.finish(results)

@@ -8,8 +8,8 @@ are the same numbers to the last bit (``tests/metrics/test_geometry_csr.py`` hol
 loop written from the definition, and to scipy where it is installed). Past `SCIPY_FROM` stored
 entries the products are handed to scipy's C loops, which are then the faster: the loops of its
 compiled ``_sparsetools`` extension, called as ``scipy.sparse`` calls them, and loaded alone
-(`load_kernels`, about 6 ms of CPU) rather than through ``import scipy.sparse`` (about 0.2 s, most
-of it modules the products never use).
+(`load_kernels`, a few milliseconds of CPU) rather than through ``import scipy.sparse`` (about
+0.18 s after numpy, most of it modules the products never use).
 
 Every product takes float64 operands and returns float64, as scipy does for a float32 matrix
 times a float64 one.
@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 __all__ = ["SCIPY_FROM", "Csr", "load_kernels"]
 
-#: Stored entries from which products go to scipy (below, numpy's loops cost less than the import).
+#: Stored entries from which products go to scipy's loops (a report large enough to reach it,
+#: `failproof.report._prepare.LARGE_REPORT`, loads them ahead).
 SCIPY_FROM = 20_000
 
 Floats = NDArray[np.float64]
@@ -125,7 +125,9 @@ class Csr:
         return self.data.astype(np.float64)
 
 
-def _kernel_product(form: str, matrix: Csr, shape: tuple[int, int], dense: Any) -> Floats:
+def _kernel_product(
+    form: str, matrix: Csr, shape: tuple[int, int], dense: NDArray[np.floating]
+) -> Floats:
     """``matrix @ dense`` by scipy's loop for ``form`` (``csr``, or ``csc`` for the transpose),
     called as ``scipy.sparse`` calls it: a vector (or a one-column matrix) by ``*_matvec``, any
     wider matrix by ``*_matvecs``, into zeros of the operands' common type."""
@@ -147,8 +149,9 @@ def _kernel_product(form: str, matrix: Csr, shape: tuple[int, int], dense: Any) 
 def load_kernels() -> ModuleType:
     """scipy's compiled sparse loops (``scipy.sparse._sparsetools``): the module ``scipy.sparse``
     uses where it is imported already, else the extension loaded on its own, where it is found
-    (about 6 ms of CPU, against about 0.2 s to import ``scipy.sparse``). A run loads it ahead,
-    while it waits for answers, when its geometry will be large enough to use it."""
+    (a few milliseconds of CPU, against about 0.18 s to import ``scipy.sparse``; a later import of
+    ``scipy.sparse`` uses this one). A run loads it ahead, while it waits for answers, when its
+    geometry will be large enough to use it."""
     name = "scipy.sparse._sparsetools"
     loaded = sys.modules.get(name)
     if loaded is not None:

@@ -109,7 +109,8 @@ class Aggregation:
         out = RunAggregates(results=[])
         ordered = sorted(self.sections, key=lambda name: name in self.given)
         values = {name: self.sections[name].finish() for name in ordered}
-        for name, value in ((name, values[name]) for name in self.sections):
+        for name in self.sections:
+            value = values[name]
             if value is None:
                 continue
             if name in CORE_SECTIONS:
