@@ -12,14 +12,17 @@ __all__ = ["ENTRIES_PER_CASE", "LARGE_REPORT", "is_large", "prepare_report"]
 
 #: About how many stored entries one case adds to the geometry's TF-IDF matrix.
 ENTRIES_PER_CASE = 60
-#: Cases from which a report's geometry is large enough to multiply with scipy: its TF-IDF matrix
-#: then holds `failproof.metrics._geometry_csr.SCIPY_FROM` (20,000) entries or more.
+#: Cases from which a report is large: its geometry's TF-IDF matrix holds about 20,000 entries or
+#: more, and what it loads (numpy, scipy's sparse loops, the sections' models) is loaded ahead,
+#: while a run waits for answers (in a process of its own for a run's geometry). Set where
+#: importing ``scipy.sparse`` for the products began to pay; kept there since they need only its
+#: loops (`failproof.metrics._geometry_csr.SCIPY_FROM`), not re-measured for what else it decides.
 LARGE_REPORT = 334
 
 
 def is_large(cases: int) -> bool:
     """Whether a report of ``cases`` cases is large (see `LARGE_REPORT`): its geometry will use
-    numpy and scipy, worth loading ahead."""
+    numpy and scipy's loops, worth loading ahead."""
     return cases >= LARGE_REPORT
 
 
