@@ -1,14 +1,15 @@
 """The TF-IDF matrix of the failure geometry: a compressed sparse row matrix on numpy alone.
 
-`Csr` holds the matrix in plain numpy arrays. A tiny run's geometry (a few dozen cases: a
-matrix of a few hundred stored numbers) does its products itself, with `numpy.bincount`, which
-adds in the order of the stored entries. That is the order scipy's sparse kernels add in, so the
-results are the same numbers to the last bit (``tests/metrics/test_geometry_csr.py`` holds them
-to a loop written from the definition, and to scipy where it is installed). From `SCIPY_FROM`
-stored entries the products are handed to scipy's C loops, which are then the faster: the loops
-of its compiled ``_sparsetools`` extension, called as ``scipy.sparse`` calls them, and loaded
-alone (`load_kernels`, a few milliseconds of CPU) rather than through ``import scipy.sparse``
-(about 0.18 s after numpy, most of it modules the products never use).
+`Csr` holds the matrix in plain numpy arrays. A tiny run's geometry (under about 30 cases: a
+matrix of fewer than `SCIPY_FROM` stored numbers) does its products itself, with
+`numpy.bincount`, which adds in the order of the stored entries. That is the order scipy's
+sparse kernels add in, so the results are the same numbers to the last bit
+(``tests/metrics/test_geometry_csr.py`` holds them to a loop written from the definition, and to
+scipy where it is installed). From `SCIPY_FROM` stored entries the products are handed to
+scipy's C loops, which are then the faster: the loops of its compiled ``_sparsetools``
+extension, called as ``scipy.sparse`` calls them, and loaded alone (`load_kernels`, a few
+milliseconds of CPU) rather than through ``import scipy.sparse`` (about 0.18 s after numpy, most
+of it modules the products never use).
 
 Every product takes float64 operands and returns float64, as scipy does for a float32 matrix
 times a float64 one.
