@@ -3,8 +3,10 @@ and a careful scripted model (an OpenAI-compatible server on 127.0.0.1), and res
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,9 @@ from tests.fakes.openai_server import FakeOpenAI
 from tests.runner.helpers import settings
 
 from failproof.cli import main
+from failproof.core import Case, Response, ToolCall
 from failproof.runner import RunRequest, resume_run, start_run
+from failproof.runner._mcp_tools import CallRecord, play_with_mcp
 from failproof.store import Store
 
 from .conftest import Notes
@@ -290,3 +294,43 @@ def test_a_server_that_dies_mid_case_makes_its_call_a_tool_error(
     [use] = result.tool_uses
     assert use.error is not None and "Connection closed" in use.error
     assert result.output == "I could not look it up."
+
+
+class TargetDown(RuntimeError):
+    """What the run's own side raises in the tests below (not a server's failure)."""
+
+
+def agent_case(notes: Notes) -> Case:
+    return Case(id="n1", input="What notes do I have?", mcp_servers=[notes.stdio])
+
+
+def test_what_the_target_call_raises_is_raised_not_blamed_on_the_server(notes: Notes) -> None:
+    async def answer(case: Case) -> Response:
+        raise TargetDown("the target's client broke")
+
+    with pytest.raises(TargetDown, match="client broke"):
+        asyncio.run(play_with_mcp(agent_case(notes), answer, timeout_s=30))
+
+
+def test_what_the_record_of_calls_raises_is_raised_not_blamed_on_the_server(
+    notes: Notes, workdir: Path
+) -> None:
+    async def answer(case: Case) -> Response:
+        call = ToolCall(id="c0", name="list_notes", arguments="{}")
+        return Response(output="", tool_calls=[call])
+
+    store = Store(workdir / "f.db")
+    store.close()  # every read or write of the record now fails, as a broken disk would
+    record = CallRecord(store, "run-1", ("notes_agent", "n1", 0))
+    with pytest.raises(sqlite3.ProgrammingError):
+        asyncio.run(play_with_mcp(agent_case(notes), answer, timeout_s=30, record=record))
+
+
+def test_a_server_that_cannot_start_is_still_the_cases_error_when_called_directly() -> None:
+    async def answer(case: Case) -> Response:
+        raise AssertionError("the target is never called when the server cannot start")
+
+    case = Case(id="b1", input="Hello", mcp_servers=["stdio:failproof-no-such-server"])
+    _, response = asyncio.run(play_with_mcp(case, answer, timeout_s=30))
+    assert response.error is not None
+    assert response.error.startswith("an MCP server of the case failed")

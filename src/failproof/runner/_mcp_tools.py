@@ -21,6 +21,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from failproof.core import Case, Response, ToolCall, ToolSpec
 from failproof.core._tools import McpServer, ToolUse
@@ -59,13 +60,21 @@ class CallRecord:
         return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()
 
 
+class CallLog(Protocol):
+    """Where the calls of one case are kept (`CallRecord`)."""
+
+    def get(self, step: int, call: ToolCall) -> ToolUse | None: ...
+
+    def put(self, step: int, call: ToolCall, use: ToolUse) -> None: ...
+
+
 @dataclass
 class McpTools:
     """The toolbox of one case: its stubs, then its servers' tools. ``record`` keeps each call
     (None: no per-call record, as in an attack)."""
 
     links: list[tuple[McpServer, Connection]]
-    record: CallRecord | None
+    record: CallLog | None
     timeout_s: float
     owners: dict[str, Connection] = field(default_factory=dict)
     listed: dict[int, list[ToolDef]] = field(default_factory=dict)
@@ -147,9 +156,7 @@ def _unsendable(case: Case, call: ToolCall) -> str | None:
 
 
 @asynccontextmanager
-async def _toolbox(
-    case: Case, record: CallRecord | None, timeout_s: float
-) -> AsyncIterator[McpTools]:
+async def _toolbox(case: Case, record: CallLog | None, timeout_s: float) -> AsyncIterator[McpTools]:
     async with AsyncExitStack() as stack:
         links: list[tuple[McpServer, Connection]] = []
         for ref in case.mcp_servers:
@@ -167,15 +174,73 @@ async def play_with_mcp(
 ) -> tuple[Case, Response]:
     """Play an agent case whose tools come (also) from MCP servers; a server that cannot be
     reached makes the case an error, never a pass. ``record`` keeps each call (a run's resume
-    reuses it); None keeps none (an attack's journal keeps the whole step instead)."""
+    reuses it); None keeps none (an attack's journal keeps the whole step instead).
+
+    Only the servers' failures are the case's error. What the run's own side raises (the call to
+    the target, the record of calls) is raised here as `play_agent` raises it for a case without
+    servers, never reported as a server's failure."""
+    ours = _Ours(answer, record)
     played: tuple[Case, Response] | None = None
     try:
-        async with _toolbox(case, record, timeout_s) as toolbox:
-            played = await play_agent(case, answer, toolbox)
+        async with _toolbox(case, ours.record, timeout_s) as toolbox:
+            played = await play_agent(case, ours.answer, toolbox)
     except Exception as exc:  # a hostile or missing server: the case records why
+        raised = ours.raised_in(exc)
+        if raised is not None:
+            raise raised from None
         if played is None:
             return case, Response.failure(
                 f"an MCP server of the case failed: {describe_error(exc)}"
             )
     assert played is not None
     return played
+
+
+class _Ours:
+    """The run's side of an MCP case, each exception it raises remembered: the answer of the
+    target and the record of calls. A server's failure is anything else."""
+
+    def __init__(self, answer: Answer, record: CallRecord | None) -> None:
+        self._answer = answer
+        self.record = None if record is None else _KeptRecord(record, self)
+        self.raised: list[Exception] = []
+
+    async def answer(self, case: Case) -> Response:
+        try:
+            return await self._answer(case)
+        except Exception as exc:
+            self.raised.append(exc)
+            raise
+
+    def raised_in(self, exc: BaseException) -> Exception | None:
+        """The exception of ours that ``exc`` is, or holds (a task group of a server's session
+        wraps what crosses it), or None."""
+        leaves = _leaves(exc)
+        return next((e for e in self.raised if any(e is leaf for leaf in leaves)), None)
+
+
+class _KeptRecord:
+    """A `CallRecord` whose failures (the store's) are remembered as the run's own."""
+
+    def __init__(self, record: CallRecord, ours: _Ours) -> None:
+        self._record, self._ours = record, ours
+
+    def get(self, step: int, call: ToolCall) -> ToolUse | None:
+        try:
+            return self._record.get(step, call)
+        except Exception as exc:
+            self._ours.raised.append(exc)
+            raise
+
+    def put(self, step: int, call: ToolCall, use: ToolUse) -> None:
+        try:
+            self._record.put(step, call, use)
+        except Exception as exc:
+            self._ours.raised.append(exc)
+            raise
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
