@@ -163,7 +163,7 @@ def test_tool_calls_come_back_as_tool_calls(home: Path, anthropic: FakeAnthropic
 
 
 def test_one_event_loop_after_another_each_closes_cleanly(
-    home: Path, fake_openai: FakeOpenAI
+    home: Path, fake_openai: FakeOpenAI, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """LiteLLM logs a call after it returns: a later loop must not wait on what an earlier,
     closed loop started (as `failproof.testing.check` does, one loop a call)."""
@@ -176,6 +176,8 @@ def test_one_event_loop_after_another_each_closes_cleanly(
 
     outputs = [asyncio.run(call()).output for _ in range(3)]
     assert outputs == ["Paris."] * 3
+    printed = capfd.readouterr()
+    assert "discarded" not in printed.err + printed.out  # dropping LiteLLM's logging is ours
 
 
 def test_as_judge(home: Path, anthropic: FakeAnthropic) -> None:

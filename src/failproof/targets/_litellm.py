@@ -13,6 +13,7 @@ retries are off: the runner retries (with ``Retry-After``), rate-limits and cach
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import time
@@ -155,7 +156,17 @@ async def _stop_logging_worker() -> None:
     left = worker._worker_task
     if left is not None and left.get_loop() is not asyncio.get_running_loop():
         worker._worker_task = None
-    await worker.stop(discard_pending=True)
+    logger = logging.getLogger("LiteLLM")
+    logger.addFilter(_quiet_discard)  # the discard is ours, on purpose: not the user's warning
+    try:
+        await worker.stop(discard_pending=True)
+    finally:
+        logger.removeFilter(_quiet_discard)
+
+
+def _quiet_discard(record: logging.LogRecord) -> bool:
+    """Drops LiteLLM's notice that its logging callbacks were discarded (which we asked for)."""
+    return not str(record.msg).startswith("LoggingWorker shutdown")
 
 
 def _retry_after(exc: Exception) -> float | None:
