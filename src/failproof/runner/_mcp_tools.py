@@ -18,8 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -206,8 +206,14 @@ class _Ours:
         self.raised: list[Exception] = []
 
     async def answer(self, case: Case) -> Response:
-        try:
+        with self.kept():
             return await self._answer(case)
+
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """Remember what the block raises as ours (it still raises)."""
+        try:
+            yield
         except Exception as exc:
             self.raised.append(exc)
             raise
@@ -226,18 +232,12 @@ class _KeptRecord:
         self._record, self._ours = record, ours
 
     def get(self, step: int, call: ToolCall) -> ToolUse | None:
-        try:
+        with self._ours.kept():
             return self._record.get(step, call)
-        except Exception as exc:
-            self._ours.raised.append(exc)
-            raise
 
     def put(self, step: int, call: ToolCall, use: ToolUse) -> None:
-        try:
+        with self._ours.kept():
             self._record.put(step, call, use)
-        except Exception as exc:
-            self._ours.raised.append(exc)
-            raise
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
