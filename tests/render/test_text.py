@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def test_excerpt(text: object, limit: int | None, expected: str) -> None:
         ),
         pytest.param(md_code, "`` x\\|<b>*y*</b> @all \\x1b[31m`tick` ``", id="markdown-code"),
         pytest.param(
-            html_text, "x|&lt;b&gt;*y*&lt;/b&gt; @all \x1b[31m`tick`", id="html-character-data"
+            html_text, "x|&lt;b&gt;*y*&lt;/b&gt; @all \\x1b[31m`tick`", id="html-character-data"
         ),
         pytest.param(xml_text, "x|<b>*y*</b> @all \\u001b[31m`tick`", id="xml-forbidden-chars"),
     ],
@@ -69,6 +70,15 @@ def test_attack_and_safe_reports_escape_as_the_run_report_does(tmp_path: Path) -
     attack = attack_markdown(build_attack_report(two_strategies()))
     assert "<script>" not in attack.replace(md_code("<script>alert(1)</script> | **x**", 200), "")
     assert "&lt;script&gt;" in attack_html(build_attack_report(two_strategies()))
+
+
+def test_the_attack_page_holds_no_control_character(tmp_path: Path) -> None:
+    """A terminal that prints the page runs none of the model's escape sequences."""
+    said = "\x1b]0;owned\x07 \x9b2J"
+    steps = [s.model_copy(update={"output": said}) for s in two_strategies()[1][1]]
+    page = attack_html(build_attack_report([(two_strategies()[1][0], steps)]))
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", page)
+    assert "\\x1b]0;owned\\x07 \\x9b2J" in page
 
 
 def test_the_safe_scorecard_shows_control_characters_as_escapes(tmp_path: Path) -> None:

@@ -46,4 +46,4 @@ def test_model_text_is_neither_markup_nor_terminal_control() -> None:
 
 
 def test_plain_shows_control_characters_as_escapes() -> None:
-    assert plain("a\x1bb\u202ec\x00").plain == "a\\x1bb\\x202ec\\x00"
+    assert plain("a\x1bb\u202ec\x00").plain == "a\\x1bb\\u202ec\\x00"

@@ -56,10 +56,16 @@ def clean_parsed(value: Any, text: str) -> tuple[Any, int]:
 
 
 def strip_controls(text: str, *, keep_newlines: bool = True) -> str:
-    """``text`` with control characters (ESC, BEL, CR, ...) shown as ``\\xNN``."""
+    """``text`` with control characters (ESC, BEL, CR, ...) shown as ``\\xNN`` and bidi
+    controls as ``\\uNNNN`` (``\\x202e`` would read as ``\\x20`` then ``2e``)."""
     text = clean_text(text)[0]
-    shown = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    shown = _CONTROL.sub(_escaped, text)
     return shown if keep_newlines else shown.replace("\n", "\\n").replace("\t", "\\t")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def for_console(text: str, *, keep_newlines: bool = True) -> str:

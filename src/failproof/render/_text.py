@@ -51,8 +51,10 @@ def md_code(text: object, limit: int | None = 120) -> str:
 
 
 def html_text(text: object) -> str:
-    """Text (``None``: empty) as HTML character data or a quoted attribute value."""
-    return html.escape("" if text is None else str(text))
+    """Text (``None``: empty) as HTML character data or a quoted attribute value, control
+    characters shown as ``\\xNN`` (the page is inert in a browser, and stays so on a terminal
+    that prints the file)."""
+    return html.escape(strip_controls("" if text is None else str(text)))
 
 
 def xml_text(text: object) -> str:
