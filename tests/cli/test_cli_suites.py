@@ -50,6 +50,17 @@ def test_show_lists_every_case_of_the_suite(
         assert case.id in out
 
 
+def test_show_prints_a_case_input_as_written_never_as_emoji_or_markup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "mine.yaml"
+    suite.write_text("suite: mine\ncases:\n  - id: c1\n    input: 'Say :smile: [bold]x[/bold]'\n")
+    assert main(["suites", "show", str(suite)]) == 0
+    out = capsys.readouterr().out
+    assert ":smile:" in out and "[bold]x[/bold]" in out
+    assert "\U0001f604" not in out
+
+
 def test_show_of_an_unknown_suite_exits_3_naming_the_built_in_ones(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -40,7 +40,8 @@ class _Console:
         if self.console is None:
             from rich.console import Console
 
-            self.console = Console(stderr=self.stderr)
+            # text from suites and servers is printed through it: ":smile:" stays as written
+            self.console = Console(stderr=self.stderr, emoji=False)
         self.console.print(*objects, **options)
 
 
