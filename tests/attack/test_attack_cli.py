@@ -105,6 +105,7 @@ def test_a_bad_command_exits_3_with_one_line(
     assert main(argv) == 3
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert "started" not in err  # no attack id is announced that was never stored
 
 
 def _steps(db: Path) -> list[tuple[str, int, str]]:

@@ -59,8 +59,10 @@ def _request(
             hint="e.g. failproof attack jailbreak --target openai:m --attacker openai:m "
             "--strategy iterative",
         )
+    from failproof.attack import strategies
     from failproof.runner._plan import suite_source
 
+    strategies.get(strategy)  # an unknown strategy is refused before an attack id is announced
     return [suite_source(s) for s in suites], target, attacker, strategy
 
 
