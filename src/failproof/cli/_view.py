@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Annotated
 
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import stderr
+from failproof.errors import InputError
 
 
 @app.command("view")
@@ -38,9 +40,17 @@ def view(
     from failproof.view import make_server
 
     settings = settings_from(config)
-    server = make_server(
-        settings, host=host, port=port, allow_remote=allow_remote, quiet=not verbose
-    )
+    try:
+        server = make_server(
+            settings, host=host, port=port, allow_remote=allow_remote, quiet=not verbose
+        )
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise InputError(
+            f"port {port} on {host} is in use",
+            hint="serve on another with --port N, or --port 0 for any free port",
+        ) from None
     stderr.print(
         f"failproof view: serving {settings.db_path} at {server.url} (Ctrl-C stops)",
         highlight=False,
