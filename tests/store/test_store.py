@@ -160,6 +160,18 @@ def test_unwritable_location_is_a_store_error(tmp_path: Path) -> None:
         Store(blocker / "failproof.db")
 
 
+def test_a_file_that_is_not_a_store_is_named_with_moving_it_aside_as_the_fix(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "failproof.db"
+    path.write_bytes(b"this is no SQLite file, but a long enough text of some other kind" * 20)
+    with pytest.raises(StoreError) as caught:
+        Store(path)
+    assert "not a database" in str(caught.value)
+    assert "move it aside" in (caught.value.hint or "")
+    assert "writable" not in (caught.value.hint or "")
+
+
 def test_readonly_store_reads_but_refuses_writes(tmp_path: Path) -> None:
     path = tmp_path / "f.db"
     with Store(path) as writable:

@@ -77,6 +77,17 @@ class RunSummary:
     passed: int
 
 
+def _open_hint(exc: Exception) -> str:
+    """What to do when the store cannot be opened: a file that is not a store is moved aside,
+    a folder that cannot be written is changed."""
+    if isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
+        return (
+            "the file is not a failproof store (or is damaged): move it aside to start a new "
+            "store, or set FAILPROOF_HOME to another folder"
+        )
+    return "set FAILPROOF_HOME to a writable folder"
+
+
 class Store(McpRecords, KeptAnswers, Closing):
     """Runs, results and cached responses in SQLite. Every write is committed at once."""
 
@@ -94,8 +105,7 @@ class Store(McpRecords, KeptAnswers, Closing):
             self._db = self._connect_readonly() if readonly else self._connect_writable()
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(
-                f"cannot open the results store {self.path}: {exc}",
-                hint="set FAILPROOF_HOME to a writable folder",
+                f"cannot open the results store {self.path}: {exc}", hint=_open_hint(exc)
             ) from None
 
     def _connect_writable(self) -> sqlite3.Connection:
