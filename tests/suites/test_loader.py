@@ -212,6 +212,20 @@ MALFORMED = [
         id="no-cases",
     ),
     pytest.param(
+        "s.yaml",
+        "suite: x\ndefaults: {colour: red}\ncases:\n  - id: a\n    input: hi\n",
+        "s.yaml:2: unknown key 'colour' in defaults (allowed keys: suite, category, severity, "
+        "task, input, system, turns, tools, mcp_servers, max_steps, failure_modes, taxonomy, "
+        "expect, archetype, expectations, metadata)",
+        id="unknown-key-in-defaults-is-the-defaults-error",
+    ),
+    pytest.param(
+        "s.yaml",
+        "suite: x\ndefaults: {id: same}\ncases:\n  - input: hi\n",
+        "s.yaml:2: unknown key 'id' in defaults (each case gives its own id)",
+        id="an-id-in-defaults-is-refused",
+    ),
+    pytest.param(
         "s.yaml", "", "s.yaml: file is empty (a suite needs 'suite:' and 'cases:')", id="empty-file"
     ),
     pytest.param(

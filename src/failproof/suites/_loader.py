@@ -31,6 +31,7 @@ __all__ = ["SUITE_SUFFIXES", "check_unique", "jsonl_case", "load_suite", "parse_
 SUITE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 _TOP_KEYS = ("suite", "description", "weight", "defaults", "cases")
 _CASE_KEYS = tuple(Case.model_fields)
+_DEFAULTS = tuple(key for key in _CASE_KEYS if key != "id")
 _NAME = re.compile(r"^[a-z0-9_]+$")
 
 
@@ -205,6 +206,7 @@ def _build(data: Any, path: str, lines: _YamlLines | _JsonLines) -> Suite:
             line=1,
         )
     header = _validate_header(data, path, lines)
+    _check_defaults(header.defaults, path, lines.top("defaults"))
     raw_cases = header.cases
     if isinstance(lines, _JsonLines):
         lines.remember_ids([str(c.get("id", "")) if isinstance(c, dict) else "" for c in raw_cases])
@@ -247,6 +249,15 @@ def _validate_header(data: Mapping[str, Any], path: str, lines: _YamlLines | _Js
         err = exc.errors()[0]
         key = str(err["loc"][0])
         raise SuiteError(_describe(err), path=path, line=lines.top(key)) from None
+
+
+def _check_defaults(defaults: Mapping[str, Any], path: str, line: int | None) -> None:
+    """Every key of ``defaults`` is a case's key other than ``id``: a wrong one is the defaults'
+    error, not the first case's."""
+    for key in defaults:
+        if key == "id" or key not in _CASE_KEYS:
+            hint = "each case gives its own id" if key == "id" else _suggest(str(key), _DEFAULTS)
+            raise SuiteError(f"unknown key {key!r} in defaults", path=path, line=line, hint=hint)
 
 
 def _validate_case(raw: Mapping[str, Any], suite: str, path: str, line_of: Any) -> Case:
