@@ -13,7 +13,7 @@ import yaml
 
 import failproof.suites._stream as suite_stream
 from failproof import RunRequest, load_settings, resume_run, start_run
-from failproof.errors import InputError
+from failproof.errors import ConfigError, InputError
 from failproof.runner._plan import suite_fingerprint
 from failproof.runner._record import resolve_scoring
 from failproof.store import Store
@@ -177,3 +177,22 @@ def test_a_run_whose_jsonl_suite_changed_past_held_is_not_resumed(
     path.write_text(path.read_text().replace("order 21", "order 99"), encoding="utf-8")
     with Store(settings.db_path) as store, pytest.raises(Exception, match="changed since it"):
         resume_run(run_id, settings=settings, store=store)
+
+
+def test_the_new_run_a_changed_suite_asks_for_keeps_the_targets_address(
+    suites: tuple[str, ...],
+) -> None:
+    """Without the base URL the suggested command would send the cases to api.openai.com."""
+    options = {"base_url": "http://127.0.0.1:9/v1", "params": {"temperature": 0}}
+    request = RunRequest(suites=suites, target="mock:ok", target_options=options)
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        run_id = start_run(request, settings=settings, store=store).run.id
+    _stop_after(settings.db_path, run_id, 5)
+    path = Path(suites[0])
+    path.write_text(path.read_text().replace("order 21", "order 99"), encoding="utf-8")
+    with Store(settings.db_path) as store, pytest.raises(ConfigError) as caught:
+        resume_run(run_id, settings=settings, store=store)
+    hint = caught.value.hint or ""
+    assert "--target mock:ok --base-url http://127.0.0.1:9/v1" in hint
+    assert "the same target options (params)" in hint

@@ -171,9 +171,20 @@ def _check_unchanged(run: Run, suites: RunSuites) -> None:
     raise ConfigError(
         f"the suites of run {run.id} changed since it started ({sources}); resuming would mix "
         "results graded under the old and the new expectations",
-        hint=f"start a new run: failproof run {sources} --target {run.config.get('target_spec')}"
-        " (or restore the suite files as they were)",
+        hint=f"start a new run: {_same_target(run, sources)} (or restore the suite files as "
+        "they were)",
     )
+
+
+def _same_target(run: Run, sources: str) -> str:
+    """The command that runs ``sources`` against the run's target where it was: the base URL
+    given, since without it an OpenAI-compatible target calls api.openai.com."""
+    options = run.config.get("target_options") or {}
+    command = f"failproof run {sources} --target {run.config.get('target_spec')}"
+    if options.get("base_url"):
+        command += f" --base-url {options['base_url']}"
+    others = sorted(set(options) - {"base_url"})
+    return command + (f" and the same target options ({', '.join(others)})" if others else "")
 
 
 def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
