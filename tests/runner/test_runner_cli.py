@@ -275,3 +275,20 @@ def test_score_takes_the_same_selection(workdir: Path) -> None:
 def test_resume_refuses_a_new_selection(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--resume", "any", "--category", "x"]) == 3
     assert "own selection" in capsys.readouterr().err
+
+
+def test_a_recorded_answer_without_its_time_has_no_latency_and_cannot_pass_max_seconds(
+    workdir: Path,
+) -> None:
+    """failproof's own read of the file is no answer time: 0.05 ms would pass any max_seconds."""
+    path = suite(workdir, n=1, extra=[{"id": "quick", "input": "hi", "expect": {"max_seconds": 5}}])
+    answers = workdir / "answers.jsonl"
+    answers.write_text('{"case_id": "q0", "output": "q0"}\n{"case_id": "quick", "output": "hi"}\n')
+    assert (
+        main(["score", str(answers), "-s", path, "-f", "json", "-o", str(workdir / "r.json")]) == 1
+    )
+    data = json.loads((workdir / "r.json").read_text())
+    assert [r["latency_ms"] for r in data["results"]] == [None, None]
+    quick = next(r for r in data["results"] if r["case_id"] == "quick")
+    assert quick["classification"]["primary"] != "pass"
+    assert "max_seconds cannot be checked" in json.dumps(quick["classification"])
