@@ -277,6 +277,28 @@ def test_rescore_of_an_unknown_run_exits_3(
     assert "no run 'no-such-run'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("status", "target_spec", "expected"),
+    [
+        pytest.param("interrupted", "mock", "Finish it with 'failproof run --resume ", id="stop"),
+        pytest.param("failed", "mock", "This run stopped (failed) before every", id="abort"),
+        pytest.param("interrupted", None, "its numbers cover the answers stored.", id="scored"),
+        pytest.param("finished", "mock", None, id="finished-says-nothing"),
+    ],
+)
+def test_a_stopped_run_says_so_and_how_to_finish_it(
+    status: str, target_spec: str | None, expected: str | None
+) -> None:
+    config = {"target_spec": target_spec} if target_spec else {}
+    run = Run(id="20260101-000000-abc123", target={}, status=status, config=config)  # type: ignore[arg-type]
+    notes = [n for n in record_notes(build_report(run, [])) if n.startswith("This run stopped")]
+    if expected is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and expected in notes[0]
+        assert ("--resume" in notes[0]) == (target_spec is not None)
+
+
 # -- versions ----------------------------------------------------------------------------------
 
 

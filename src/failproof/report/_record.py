@@ -20,7 +20,7 @@ def record_notes(report: Report) -> list[str]:
         recorded = ScoringConfig.of_run(config)
     except ValidationError:
         return ["The run's scoring record does not fit this version of failproof."]
-    notes = []
+    notes = _stopped_notes(report)
     if recorded is None:
         notes.append(
             "This run was stored before runs recorded their scoring settings: its run-level "
@@ -36,6 +36,20 @@ def record_notes(report: Report) -> list[str]:
     if isinstance(source, str):
         notes.append(f"Rescored from run {source} (same answers, new scoring settings).")
     return notes
+
+
+def _stopped_notes(report: Report) -> list[str]:
+    """A run that stopped before its end says so, and how to finish it where it can be."""
+    run = report.run
+    if run.status not in ("interrupted", "failed"):
+        return []
+    note = (
+        f"This run stopped ({run.status}) before every planned case was answered: its numbers "
+        "cover the answers stored."
+    )
+    if run.config.get("target_spec"):
+        note += f" Finish it with 'failproof run --resume {run.id}'."
+    return [note]
 
 
 def section_notes(report: Report) -> list[str]:
