@@ -83,6 +83,21 @@ def test_init_refuses_an_unknown_suite(capsys: pytest.CaptureFixture[str]) -> No
     assert not Path("failproof.toml").exists()
 
 
+@pytest.mark.parametrize(
+    "flags",
+    [
+        pytest.param(["-t", "foo:bar"], id="target"),
+        pytest.param(["-t", "mock", "--judge", "foo:bar"], id="judge"),
+    ],
+)
+def test_init_refuses_a_kind_of_target_failproof_does_not_have(
+    flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", "-y", "-s", "injection", *flags]) == 3
+    assert "unknown target 'foo'" in capsys.readouterr().err
+    assert not Path("failproof.toml").exists()
+
+
 def test_questions_fill_what_the_flags_leave_out() -> None:
     asked: list[str] = []
     replies = iter(["mock openai:gpt-4o", "", "openai:gpt-4o-mini", "0.9"])

@@ -82,6 +82,15 @@ def _check_suites(suites: list[str]) -> None:
         )
 
 
+def _check_targets(specs: list[str]) -> None:
+    """Every target (and the judge) names a kind of target failproof has: the registry's error
+    (with the known kinds) otherwise, before anything is written."""
+    from failproof.targets import parse_target_spec, targets
+
+    for spec in specs:
+        targets.get(parse_target_spec(spec)[0])
+
+
 def project_toml(answers: ProjectAnswers, table: str = "") -> str:
     """The TOML text; ``table`` prefixes every table name (``tool.failproof.`` in pyproject)."""
     quoted = ", ".join(json.dumps(s) for s in answers.suites)
@@ -156,6 +165,7 @@ def init(
         ask = _prompt
     answers = gather_answers(target or [], suite or [], judge, gate, ask)
     _check_suites(answers.suites)
+    _check_targets([*answers.targets, *([answers.judge] if answers.judge else [])])
     path = _write(answers, pyproject, force)
     load_settings(config_file=path)  # what was written reads back as valid settings
     say(f"wrote {path}; run the project with: failproof run")
