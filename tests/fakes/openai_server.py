@@ -2,9 +2,9 @@
 
 Each request is matched on the content of its last message. A script maps that content to the
 behaviours of successive attempts (the last one repeats): ``Answer(text)``, ``Status(code,
-retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``, ``Hold()``
-(no answer until ``release()``). Unscripted requests
-get ``default``, or what ``reply(body)`` returns when ``reply`` is set (a scripted model that reads
+retry_after)``, ``Slow(seconds)``, ``Malformed()``, ``NoChoices()``, ``Drop()``, ``Raw(payload)``
+(this JSON body as it is), ``Hold()`` (no answer until ``release()``). Unscripted requests get
+``default``, or what ``reply(body)`` returns when ``reply`` is set (a scripted model that reads
 the whole request): text, or a whole assistant message (with ``tool_calls``). The server counts the
 requests it saw per content and keeps every request's headers and body.
 """
@@ -58,6 +58,13 @@ class Drop:
 
 
 @dataclass(frozen=True)
+class Raw:
+    """Answer with this JSON value as the whole body (a chat completion or not)."""
+
+    payload: Any
+
+
+@dataclass(frozen=True)
 class Hold:
     """Hold the request, answering nothing, until the test calls ``release()``; then answer
     like ``Answer(text)``."""
@@ -65,7 +72,7 @@ class Hold:
     text: str | None = None
 
 
-Behaviour = Answer | Status | Slow | Malformed | NoChoices | Drop | Hold
+Behaviour = Answer | Status | Slow | Malformed | NoChoices | Drop | Hold | Raw
 
 
 @dataclass
@@ -155,6 +162,8 @@ class FakeOpenAI:
             return web.Response(text='{"choices": [ {"mess', content_type="application/json")
         if isinstance(step, NoChoices):
             return web.json_response({"id": "x", "choices": []})
+        if isinstance(step, Raw):
+            return web.json_response(step.payload)
         if isinstance(step, Drop):
             assert request.transport is not None
             request.transport.abort()

@@ -14,6 +14,7 @@ from tests.fakes.openai_server import (
     FakeOpenAI,
     Malformed,
     NoChoices,
+    Raw,
     Status,
 )
 
@@ -178,6 +179,116 @@ def test_every_openai_shaped_target_reads_an_answer_alike(
     assert (response.output, response.error, len(response.tool_calls)) == (output, None, calls)
     cut = response.repairs.tool_calls_cut if response.repairs else None
     assert cut == (105 if calls else None)
+
+
+def _body(message: Any) -> dict[str, Any]:
+    return {"id": "x", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+
+
+def _said(content: Any, **more: Any) -> dict[str, Any]:
+    return _body({"role": "assistant", "content": content, **more})
+
+
+# (LiteLLM checks a body's shape itself: a wrong one is its own call error, never an answer)
+@pytest.mark.parametrize(
+    "shaped",
+    [
+        pytest.param("openai:m", id="aiohttp"),
+        pytest.param("openai-sdk:m", id="sdk"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("payload", "words"),
+    [
+        pytest.param(_said(5), "message.content is a number", id="content-a-number"),
+        pytest.param(_said({"text": "hi"}), "message.content is an object", id="content-an-object"),
+        pytest.param(_said(True), "message.content is a boolean", id="content-a-boolean"),
+        pytest.param(
+            _said([{"type": "image_url", "image_url": {"url": "x"}}]),
+            "without any text part",
+            id="content-parts-without-text-and-no-tool-call",
+        ),
+        pytest.param(_body("pong"), "message is a string, not an object", id="message-a-string"),
+        pytest.param(_body([]), "message is a list, not an object", id="message-a-list"),
+        pytest.param(
+            {"id": "x", "choices": [{"index": 0, "finish_reason": "stop"}]},
+            "the choice has no message",
+            id="no-message",
+        ),
+        pytest.param(
+            _said(None, tool_calls={"name": "f"}),
+            "message.tool_calls is an object, not a list",
+            id="tool-calls-an-object",
+        ),
+        pytest.param(
+            _said(None, tool_calls=[{"id": "c0", "function": {"arguments": "{}"}}]),
+            "message.tool_calls[0] is not a tool call",
+            id="tool-call-without-a-name",
+        ),
+        pytest.param(
+            _said("hi", tool_calls=["f"]),
+            "message.tool_calls[0] is not a tool call",
+            id="tool-call-not-an-object",
+        ),
+    ],
+)
+def test_a_reply_of_the_wrong_shape_is_an_error_never_an_empty_answer(
+    fake_openai: FakeOpenAI,
+    shaped: str,
+    payload: dict[str, Any],
+    words: str,
+) -> None:
+    fake_openai.default = Raw(payload)
+    response = call(shaped, fake_openai)
+    assert response.error is not None
+    assert "the server's answer is not a chat completion" in response.error
+    assert words in response.error
+    assert response.output == ""
+
+
+@pytest.mark.parametrize(
+    "shaped",
+    [
+        pytest.param("openai:m", id="aiohttp"),
+        pytest.param("openai-sdk:m", id="sdk"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("message", "output", "calls"),
+    [
+        pytest.param(
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Rome "},
+                    {"type": "image_url", "image_url": {"url": "x"}},
+                    {"type": "text", "text": "it is."},
+                ],
+            },
+            "Rome it is.",
+            0,
+            id="content-parts-are-their-text-parts-joined",
+        ),
+        pytest.param(
+            {"role": "assistant", "content": [], "tool_calls": [_tool_call(0)]},
+            "",
+            1,
+            id="content-parts-without-text-beside-a-tool-call",
+        ),
+        pytest.param(
+            {"role": "assistant", "content": None, "tool_calls": [_tool_call(0)]},
+            "",
+            1,
+            id="null-content-beside-a-tool-call",
+        ),
+    ],
+)
+def test_content_parts_and_tool_calls_are_read(
+    fake_openai: FakeOpenAI, shaped: str, message: dict[str, Any], output: str, calls: int
+) -> None:
+    fake_openai.reply = lambda body: message
+    response = call(shaped, fake_openai)
+    assert (response.output, response.error, len(response.tool_calls)) == (output, None, calls)
 
 
 def test_a_named_key_variable_that_is_unset_is_a_target_error(

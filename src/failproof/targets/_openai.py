@@ -17,7 +17,7 @@ import os
 import time
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, Generic, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypedDict, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from failproof.core import Case, Message, Response, ToolCall
@@ -130,25 +130,24 @@ def sdk_completion_response(completion: Any, latency_ms: float, redact: Redactor
 
 
 def _completion_response(data: Any, latency_ms: float, redact: Redactor) -> Response:
-    """A decoded chat completion as a `Response`; one without a usable choice gives an error
-    response (every field is checked: the server's answer is outside input)."""
+    """A decoded chat completion as a `Response`; one without a usable choice, or whose message
+    is not one (content neither text, null nor text parts; tool calls that are not calls), gives
+    an error response (every field is checked: the server's answer is outside input)."""
     choice = _first_choice(data, latency_ms)
     if isinstance(choice, Response):
         return choice
-    message = choice.get("message") or {}
-    content = message.get("content") if isinstance(message, dict) else None
-    if content is None and isinstance(message, dict):
-        content = message.get("refusal")
+    message = _read_message(choice, redact)
+    if isinstance(message, str):
+        return _failure(f"the server's answer is not a chat completion: {message}", latency_ms)
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    calls, asked = parse_tool_calls(message, redact)
     return Response.from_output(
-        redact(content if isinstance(content, str) else ""),
+        redact(message.text),
         latency_ms=latency_ms,
         prompt_tokens=_count(usage.get("prompt_tokens")),
         completion_tokens=_count(usage.get("completion_tokens")),
         finish_reason=choice.get("finish_reason"),
-        tool_calls=calls,
-        repairs=Repairs(tool_calls_cut=asked) if asked > MAX_TOOL_CALLS else None,
+        tool_calls=message.calls,
+        repairs=Repairs(tool_calls_cut=message.asked) if message.asked > MAX_TOOL_CALLS else None,
     )
 
 
@@ -156,18 +155,83 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def parse_tool_calls(message: Any, redact: Redactor) -> tuple[list[ToolCall], int]:
-    """The well-formed entries of a message's ``tool_calls`` (malformed ones are dropped) and
-    of a legacy ``function_call``, at most `MAX_TOOL_CALLS`; and how many were asked for."""
+class _Message(NamedTuple):
+    """A usable message: its text, its tool calls (at most `MAX_TOOL_CALLS`), how many it asked."""
+
+    text: str
+    calls: list[ToolCall]
+    asked: int
+
+
+def _read_message(choice: JsonObject, redact: Redactor) -> _Message | str:
+    """The choice's message read, or why it is not a message (a reason for the error)."""
+    message = choice.get("message")
+    if message is None:  # left out, or null (as an SDK's object gives a missing one)
+        return "the choice has no message"
     if not isinstance(message, dict):
-        return [], 0
+        return f"message is {_kind(message)}, not an object"
+    calls = parse_tool_calls(message, redact)
+    if isinstance(calls, str):
+        return calls
+    content = message.get("content")
+    if content is None:  # a tool call, a refusal, or nothing said
+        refusal = message.get("refusal")
+        return _Message(refusal if isinstance(refusal, str) else "", *calls)
+    if isinstance(content, str):
+        return _Message(content, *calls)
+    if not isinstance(content, list):
+        return f"message.content is {_kind(content)}"
+    texts = [part["text"] for part in content if _is_text_part(part)]
+    if not texts and not calls.calls:
+        return "message.content is a list without any text part"
+    return _Message("".join(texts), *calls)
+
+
+def _is_text_part(part: Any) -> bool:
+    """Whether a content part is a text part: ``{"type": "text", "text": "..."}``."""
+    return (
+        isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)
+    )
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, for an error message: 'a number', 'an object', 'null'..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+class ToolCalls(NamedTuple):
+    """A message's tool calls, at most `MAX_TOOL_CALLS`, and how many it asked for."""
+
+    calls: list[ToolCall]
+    asked: int
+
+
+def parse_tool_calls(message: JsonObject, redact: Redactor) -> ToolCalls | str:
+    """The entries of a message's ``tool_calls`` and of a legacy ``function_call``, at most
+    `MAX_TOOL_CALLS`, and how many were asked for; or why they are not tool calls (``tool_calls``
+    neither a list nor null, an entry without a function name)."""
     raw = message.get("tool_calls")
-    entries = list(raw) if isinstance(raw, list) else []
-    if isinstance(message.get("function_call"), dict):
-        entries.append({"id": "function_call", "function": message["function_call"]})
-    kept = enumerate(entries[:MAX_TOOL_CALLS])
-    calls = [call for index, entry in kept if (call := _tool_call(index, entry, redact))]
-    return calls, len(entries)
+    if raw is not None and not isinstance(raw, list):
+        return f"message.tool_calls is {_kind(raw)}, not a list"
+    entries = list(raw or [])
+    legacy = message.get("function_call")
+    if legacy is not None:
+        entries.append({"id": "function_call", "function": legacy})
+    calls = []
+    for index, entry in enumerate(entries[:MAX_TOOL_CALLS]):
+        call = _tool_call(index, entry, redact)
+        if call is None:
+            return f"message.tool_calls[{index}] is not a tool call (a function with a name)"
+        calls.append(call)
+    return ToolCalls(calls, len(entries))
 
 
 def _tool_call(index: int, entry: Any, redact: Redactor) -> ToolCall | None:
