@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from tests.hostile.conftest import every_file_text, write_suite
+from tests.hostile.conftest import every_file_text, read_report, write_suite
 from tests.hostile.servers import HostileServer
 
 from failproof.cli import main
@@ -79,3 +79,66 @@ def test_a_secret_is_redacted_in_every_form_it_is_written_in(form: str) -> None:
 def test_short_values_are_not_secrets() -> None:
     add_secret("abc")
     assert redact("abc abc") == "abc abc"
+
+
+PARAM_KEY = "sk-param-secret-999888777"
+
+
+def _store_text(folder: Path) -> str:
+    import sqlite3
+
+    texts = []
+    for db in folder.rglob("*.db"):
+        with sqlite3.connect(db) as con:
+            tables = [
+                t for (t,) in con.execute("select name from sqlite_master where type='table'")
+            ]
+            texts += [repr(row) for t in tables for row in con.execute(f"select * from {t}")]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("${PARAM_KEY}", id="as-an-env-reference"),
+        pytest.param(PARAM_KEY, id="as-the-shell-expanded-value"),
+    ],
+)
+def test_a_secret_param_from_the_environment_is_in_no_record_report_or_output(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    monkeypatch.setenv("PARAM_KEY", PARAM_KEY)
+    suite = write_suite(workdir, [{"id": "c", "input": "x", "expect": {"must_contain": ["zzqq"]}}])
+    with HostileServer({"/v1/chat/completions": echo_everything}) as server:
+        args = ["-t", "openai:m", "--base-url", server.base_url, "--param", f"api_key={value}"]
+        code = main(["run", suite, *args, "-f", "all"])
+        sent = json.loads(server.requests[0]["body"])
+    assert code == 1
+    assert sent["api_key"] == PARAM_KEY  # the target got the value
+    report = read_report(workdir)
+    assert report["run"]["config"]["target_options"]["params"] == {"api_key": "${PARAM_KEY}"}
+    out = capsys.readouterr()
+    assert PARAM_KEY not in every_file_text(workdir) + _store_text(workdir) + out.out + out.err
+
+
+@pytest.mark.parametrize(
+    "param",
+    [
+        pytest.param("api_key=sk-param-secret-999888777", id="api-key"),
+        pytest.param("auth_token=tok-literal-112233", id="auth-token"),
+        pytest.param("client_secret=literal-secret-445566", id="client-secret"),
+    ],
+)
+def test_a_secret_param_given_literally_is_refused_before_anything_is_sent_or_stored(
+    workdir: Path, capsys: pytest.CaptureFixture[str], param: str
+) -> None:
+    suite = write_suite(workdir, [{"id": "c", "input": "x"}])
+    with HostileServer({"/v1/chat/completions": echo_everything}) as server:
+        args = ["-t", "litellm:openai/m", "--base-url", server.base_url, "--param", param]
+        code = main(["run", suite, *args, "-f", "all"])
+        assert server.requests == []
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "carries a literal value; secrets must come from the environment" in err
+    literal = param.split("=", 1)[1]
+    assert literal not in every_file_text(workdir) + _store_text(workdir) + err

@@ -341,3 +341,32 @@ def test_a_key_echoed_by_the_server_is_redacted(
 def test_a_model_is_required() -> None:
     with pytest.raises(TargetError, match="needs a model"):
         create_target("openai", {"base_url": "http://127.0.0.1:9/v1"})
+
+
+@pytest.mark.parametrize(
+    ("params", "sent"),
+    [
+        pytest.param({"max_tokens": 100}, {"max_tokens": 100}, id="a-number-is-no-secret"),
+        pytest.param(
+            {"api_key": "${PARAM_KEY}"}, {"api_key": "sk-param-0123456789"}, id="env-reference"
+        ),
+    ],
+)
+def test_params_named_as_secrets_take_numbers_and_env_references(
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+    params: dict[str, Any],
+    sent: dict[str, Any],
+) -> None:
+    monkeypatch.setenv("PARAM_KEY", "sk-param-0123456789")
+    call("openai:m", fake_openai, params=params)
+    body = fake_openai.requests[-1]["body"]
+    assert {k: body[k] for k in sent} == sent
+
+
+def test_a_param_named_as_a_secret_with_a_literal_value_is_refused(
+    fake_openai: FakeOpenAI,
+) -> None:
+    with pytest.raises(TargetError, match="'api_key' carries a literal value"):
+        call("openai:m", fake_openai, params={"api_key": "sk-literal-0123456789"})
+    assert fake_openai.requests == []

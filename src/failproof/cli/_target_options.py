@@ -4,9 +4,10 @@ The options of the target under test are declared once here for every command th
 one; another model a command talks to (an attacker, a generator, a judge) gets the same three
 options under its role's name (``--attacker-base-url``...) from `role_option`.
 
-Nothing here may keep a secret: a header value that holds the value of an environment variable
-is stored as ``${NAME}`` (so ``--header "Authorization=Bearer ${TOKEN}"`` works whether or not
-the shell expanded it), and a base URL with a password in it is refused.
+Nothing here may keep a secret: a header value, or the value of a parameter named as a secret
+(``--param api_key=...``), that holds the value of an environment variable is stored as
+``${NAME}`` (so ``--header "Authorization=Bearer ${TOKEN}"`` works whether or not the shell
+expanded it; the target refuses a literal one), and a base URL with a password in it is refused.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 import typer
 
 from failproof.errors import ConfigError
+from failproof.guard._secrets import SECRET_NAME
 
 if TYPE_CHECKING:
     from typer.models import OptionInfo
@@ -94,13 +96,16 @@ def _pairs(items: Iterable[str], flag: str, separators: str = "=") -> Iterable[t
 
 
 def parse_params(items: Sequence[str]) -> JsonObject:
-    """``["temperature=0", "user=bob"]`` -> ``{"temperature": 0, "user": "bob"}`` (JSON values)."""
+    """``["temperature=0", "user=bob"]`` -> ``{"temperature": 0, "user": "bob"}`` (JSON values).
+
+    A parameter named as a secret (``api_key``) keeps the value of an environment variable as
+    ``${NAME}``, as a secret header does; the target refuses one given literally."""
     params: dict[str, Any] = {}
     for key, raw in _pairs(items, "--param"):
         try:
             params[key] = json.loads(raw)
         except ValueError:
-            params[key] = raw
+            params[key] = templatize_env(raw) if SECRET_NAME.search(key) else raw
     return params
 
 

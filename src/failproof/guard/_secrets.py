@@ -27,7 +27,9 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 __all__ = [
+    "ENV_REFERENCE",
     "REDACTED",
+    "SECRET_NAME",
     "RedactingStream",
     "a_secret_holds",
     "add_secret",
@@ -39,6 +41,11 @@ __all__ = [
 ]
 
 REDACTED = "[redacted]"
+#: What the name of a header or parameter that holds a secret looks like: its value may only
+#: come from the environment (`ENV_REFERENCE`), never be given literally.
+SECRET_NAME = re.compile(r"auth|token|secret|key|cookie|password", re.IGNORECASE)
+#: A reference to an environment variable in a header or parameter value: ``${NAME}``.
+ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 #: Values shorter than this are not treated as secrets (they would blank out ordinary words).
 MIN_SECRET_CHARS = 4
 #: Secrets at least this long are also found cut by a character, and base64-encoded.

@@ -13,6 +13,7 @@ from failproof.core._capabilities import unsupported_by
 from failproof.errors import TargetError
 from failproof.guard._json import JsonObject
 from failproof.registry import Registry
+from failproof.targets._params import secret_params
 
 __all__ = [
     "MAX_RETRY_AFTER_S",
@@ -136,7 +137,11 @@ def parse_target_spec(spec: str) -> tuple[str, str]:
 
 
 def create_target(spec: str, options: Mapping[str, Any] | None = None) -> Target:
-    """Create the target named by ``spec`` through the target registry."""
+    """Create the target named by ``spec`` through the target registry; a parameter named as a
+    secret holds it as ``${NAME}`` (read here, remembered as a secret), never literally."""
     scheme, argument = parse_target_spec(spec)
     factory = targets.get(scheme)
-    return factory(argument, options or {})
+    options = dict(options or {})
+    if isinstance(options.get("params"), Mapping):  # a secret in them comes from the environment
+        options["params"] = secret_params(options["params"])
+    return factory(argument, options)

@@ -30,6 +30,7 @@ from failproof.core import Capabilities, Case, Response
 from failproof.errors import TargetError
 from failproof.guard import loads_json
 from failproof.guard._json import JsonObject
+from failproof.guard._secrets import ENV_REFERENCE, SECRET_NAME
 from failproof.targets._aio import HttpClient, Redactor, check_url, url_secrets
 from failproof.targets._base import CallError, Target, targets
 from failproof.targets._openai import public_url
@@ -45,8 +46,6 @@ _FIX = {
     "earlier turns": "{{messages}} or {{messages_json}}",
 }
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
-_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_SENSITIVE = re.compile(r"auth|token|secret|key|cookie|password", re.IGNORECASE)
 
 
 def case_fields(case: Case) -> JsonObject:
@@ -161,12 +160,12 @@ def _expand_env(text: str, redact: Redactor) -> str:
         redact.add(value)
         return value
 
-    return _ENV.sub(one, text)
+    return ENV_REFERENCE.sub(one, text)
 
 
 def _check_headers(headers: Mapping[str, str]) -> None:
     for name, value in headers.items():
-        if _SENSITIVE.search(name) and not _ENV.search(value):
+        if SECRET_NAME.search(name) and not ENV_REFERENCE.search(value):
             raise TargetError(
                 f"header {name!r} carries a literal value; secrets must come from the environment",
                 hint=f"--header '{name}=Bearer ${{MY_TOKEN}}' with MY_TOKEN exported",
@@ -176,7 +175,7 @@ def _check_headers(headers: Mapping[str, str]) -> None:
 def _check_env_set(texts: Mapping[str, str]) -> None:
     """Every ``${NAME}`` the URL and headers name is set, before any case is sent."""
     for where, text in texts.items():
-        for name in _ENV.findall(text):
+        for name in ENV_REFERENCE.findall(text):
             if os.environ.get(name) is None:
                 raise TargetError(
                     f"the environment variable {name} is not set ({where} names it)",
@@ -220,7 +219,7 @@ class HttpTarget(Target):
     def _known_secrets(self) -> list[str]:
         """Values of the ``${ENV}`` the URL and headers name, and secrets in the URL itself."""
         texts = [self.url, *self.headers.values()]
-        names = {name for text in texts for name in _ENV.findall(text)}
+        names = {name for text in texts for name in ENV_REFERENCE.findall(text)}
         found = [os.environ[n] for n in sorted(names) if os.environ.get(n)]
         return [*found, *url_secrets(self.url)]
 
