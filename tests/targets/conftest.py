@@ -1,5 +1,6 @@
-"""Fixtures: the fake OpenAI-compatible server on 127.0.0.1."""
+"""Fixtures: the fake OpenAI-compatible server on 127.0.0.1, and a working folder of its own."""
 
 from tests.fakes.fixtures import fake_openai
+from tests.fakes.workdir import workdir
 
-__all__ = ["fake_openai"]
+__all__ = ["fake_openai", "workdir"]

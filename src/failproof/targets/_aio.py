@@ -34,7 +34,9 @@ __all__ = [
     "is_connection_error",
     "make_session",
     "parse_retry_after",
+    "same_origin",
     "status_error",
+    "too_large",
     "url_secrets",
 ]
 
@@ -116,11 +118,12 @@ async def fetch(
             if ans.status not in _REDIRECTS or not location:
                 body = await _read_capped(ans)
                 return Answer(ans.status, ans.reason or "", ans.headers.get("Retry-After"), body)
-        url = _same_origin(url, urljoin(url, location))
+        url = same_origin(url, urljoin(url, location))
     raise CallError(f"more than {_MAX_REDIRECTS} redirects", status="redirect")
 
 
-def _same_origin(url: str, target: str) -> str:
+def same_origin(url: str, target: str) -> str:
+    """``target``, a redirect from ``url``, if it stays in ``url``'s origin; else a `CallError`."""
     if _origin(target) != _origin(url):
         scheme, host, port = _origin(target)
         where = f"{scheme}://{host}" + (f":{port}" if port else "")
@@ -142,12 +145,17 @@ async def _read_capped(ans: aiohttp.ClientResponse) -> bytes:
     async for chunk in ans.content.iter_chunked(1 << 16):
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise CallError(
-                f"the answer is larger than {MAX_BODY_BYTES:,} bytes; failproof reads no more",
-                status="too_large",
-            )
+            raise too_large()
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def too_large() -> CallError:
+    """The `CallError` for an answer past `MAX_BODY_BYTES` (decoded, when it was compressed)."""
+    return CallError(
+        f"the answer is larger than {MAX_BODY_BYTES:,} bytes; failproof reads no more",
+        status="too_large",
+    )
 
 
 def make_session(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:

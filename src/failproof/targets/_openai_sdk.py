@@ -2,7 +2,10 @@
 
 The SDK's default httpx transport collapses at high concurrency, so this target hands the SDK an
 aiohttp-backed client (``openai.DefaultAioHttpClient``) unless ``http_client`` is ``httpx``.
-Needs the ``openai`` extra. The SDK's own retries are off: the runner retries.
+Needs the ``openai`` extra. The SDK's own retries are off: the runner retries. The client carries
+`guard_hooks`: a redirect to another origin is refused (one within the origin is followed, as by
+``openai:``), and an answer is read up to `MAX_BODY_BYTES` after decoding; either ends the case
+as an error saying why.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from failproof.core import Capabilities, Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.targets._aio import parse_retry_after
 from failproof.targets._base import CallError, Target, targets
+from failproof.targets._httpx_guard import MAX_REDIRECTS, guard_hooks
 from failproof.targets._openai import (
     OpenAICompatible,
     OpenAIConnection,
@@ -71,7 +75,12 @@ class OpenAISDKTarget(OpenAICompatible[Any]):
             if self.http_client == "aiohttp"
             else openai.DefaultAsyncHttpxClient
         )
-        http = http_cls(limits=_limits(self.concurrency), timeout=self.timeout_s)
+        http = http_cls(
+            limits=_limits(self.concurrency),
+            timeout=self.timeout_s,
+            event_hooks=guard_hooks(),
+            max_redirects=MAX_REDIRECTS,
+        )
         return openai.AsyncOpenAI(
             api_key=self.connection.api_key or "no-key",
             base_url=self.connection.base_url,
