@@ -1,4 +1,4 @@
-"""``openai-sdk:`` keeps the limits of ``openai:`` against a hostile server on
+"""``openai-sdk:`` and ``litellm:`` keep the limits of ``openai:`` against a hostile server on
 127.0.0.1: no redirect to another origin is followed (the other server hears nothing), and no
 answer is read past `MAX_BODY_BYTES`, compressed or not."""
 
@@ -10,6 +10,7 @@ import json
 import tracemalloc
 import zlib
 from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -23,15 +24,18 @@ from failproof.targets._aio import MAX_BODY_BYTES
 
 KEY = "sk-guarded-0123456789abcdef"
 CASE = Case(id="c", suite="s", input="private case text")
+_LITELLM = pytest.mark.skipif(find_spec("litellm") is None, reason="providers extra")
 GUARDED = [
     pytest.param(["-t", "openai-sdk:m"], id="sdk-aiohttp"),
     pytest.param(["-t", "openai-sdk:m", "-p", "http_client=httpx"], id="sdk-httpx"),
+    pytest.param(["-t", "litellm:openai/m"], id="litellm-openai", marks=_LITELLM),
 ]
 
 
 @pytest.fixture(autouse=True)
-def _key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+def _key(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)  # litellm's openai/ needs one
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
 
 
 def redirect_to(url: str, status: int) -> Handler:
@@ -67,6 +71,16 @@ def test_a_redirect_to_another_origin_ends_the_case_as_an_error_and_sends_nothin
     assert result["output"] == ""
 
 
+@_LITELLM
+def test_litellm_anthropic_refuses_a_redirect_to_another_origin(workdir: Path) -> None:
+    with HostileServer({"/v1/messages": answer_with("stolen")}) as elsewhere:
+        trap = redirect_to(elsewhere.url("/v1/messages"), 307)
+        with HostileServer({"/v1/messages": trap}) as server:
+            result = _run(workdir, ["-t", "litellm:anthropic/m"], server.url())
+    assert elsewhere.requests == []
+    assert f"another origin (http://127.0.0.1:{elsewhere.port})" in str(result["error"])
+
+
 @pytest.mark.parametrize("target", GUARDED)
 def test_a_redirect_within_the_origin_is_followed(workdir: Path, target: list[str]) -> None:
     routes = {
@@ -100,7 +114,7 @@ def _bomb(size: int) -> bytes:
     return b"".join([*parts, packer.compress(b'"}}]}'), packer.flush()])
 
 
-SPECS = ["openai-sdk:m"]
+SPECS = ["openai-sdk:m", pytest.param("litellm:openai/m", marks=_LITELLM)]
 
 
 @pytest.mark.parametrize("spec", SPECS)

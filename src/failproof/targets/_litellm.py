@@ -8,6 +8,12 @@ Keys come from each provider's usual environment variables, which LiteLLM reads 
 a credential, and the key named, are redacted from everything failproof writes. LiteLLM's own
 retries are off: the runner retries (with ``Retry-After``), rate-limits and caches as for
 ``openai:``. Tool definitions are sent in the chat-completions format, which LiteLLM translates.
+
+For the ``openai/`` and ``anthropic/`` providers the target hands LiteLLM its own client, whose
+httpx client carries `guard_hooks`: a redirect to another origin is refused (one within the
+origin is followed, as by ``openai:``) and an answer is read up to `MAX_BODY_BYTES` after
+decoding; either ends the case as an error saying why. Other providers use LiteLLM's own
+clients, which follow redirects anywhere and read answers of any size.
 """
 
 from __future__ import annotations
@@ -18,14 +24,15 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.guard._json import JsonObject
 from failproof.targets._aio import Redactor, check_url, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
+from failproof.targets._httpx_guard import MAX_REDIRECTS, guard_hooks
 from failproof.targets._openai import (
     chat_messages,
     chat_tools,
@@ -93,6 +100,7 @@ class LiteLLMTarget(Target):
         self.timeout_s = timeout_s
         secrets = credential_values(os.environ) + ([self.api_key] if self.api_key else [])
         self._redact = Redactor(secrets)  # registered: redacted from everything written
+        self._client: _Guarded | None = None
 
     def identity(self) -> JsonObject:
         return {
@@ -116,6 +124,9 @@ class LiteLLMTarget(Target):
             request["api_base"] = self.api_base
         if self.api_key:
             request["api_key"] = self.api_key
+        client = self._guarded()
+        if client is not None:
+            request["client"] = client.client
         start = time.perf_counter()
         try:
             with warnings.catch_warnings():
@@ -127,9 +138,26 @@ class LiteLLMTarget(Target):
         return sdk_completion_response(answer, latency_ms, self._redact)
 
     async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None and client.loop is asyncio.get_running_loop():
+            await client.client.close()
         await _stop_logging_worker()
 
+    def _guarded(self) -> _Guarded | None:
+        """This loop's guarded client for the provider, if failproof has one for it."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client.loop is not loop:
+            made = _guarded_client(self.model.split("/", 1)[0], self.api_base, self._key())
+            self._client = _Guarded(made, loop) if made is not None else None
+        return self._client
+
+    def _key(self) -> str | None:
+        return self.api_key or os.environ.get("OPENAI_API_KEY")
+
     def _call_error(self, exc: Exception) -> CallError:
+        refused = _refusal(exc)
+        if refused is not None:
+            return refused
         litellm = self._litellm
         text = self._redact(f"{type(exc).__name__}: {exc}")[:400]
         if isinstance(exc, litellm.Timeout):
@@ -144,6 +172,43 @@ class LiteLLMTarget(Target):
             shown = f"HTTP {status}: {text}"[:400]
             return CallError(shown, retryable=status in _RETRYABLE, retry_after=wait, status=status)
         return CallError(text)
+
+
+class _Guarded(NamedTuple):
+    client: Any
+    loop: asyncio.AbstractEventLoop
+
+
+def _guarded_client(provider: str, api_base: str | None, openai_key: str | None) -> Any:
+    """LiteLLM's client for ``provider`` over a guarded httpx client (None: LiteLLM's own)."""
+    if provider == "openai" and openai_key:
+        import openai
+
+        http = openai.DefaultAsyncHttpxClient(
+            event_hooks=guard_hooks(), max_redirects=MAX_REDIRECTS
+        )
+        return openai.AsyncOpenAI(
+            api_key=openai_key, base_url=api_base, http_client=http, max_retries=0
+        )
+    if provider == "anthropic":
+        from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler
+
+        hooks: dict[str, list[Callable[..., object]]] = {
+            name: [*each] for name, each in guard_hooks().items()
+        }
+        return AsyncHTTPHandler(event_hooks=hooks)
+    return None
+
+
+def _refusal(exc: BaseException | None) -> CallError | None:
+    """The guard's `CallError` that LiteLLM wrapped in its own exception, if it is one."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, CallError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 async def _stop_logging_worker() -> None:
