@@ -253,7 +253,7 @@ def server_attempts() -> list[Attempt]:
         server_attempt("empty-body", raw(200, ""), {3}),
         server_attempt("no-choices", raw(200, '{"choices": []}'), {3}),
         server_attempt("choices-not-list", raw(200, '{"choices": "x"}'), {3}),
-        server_attempt("content-object", answer_with({"a": 1}), {1}),
+        server_attempt("content-object", answer_with({"a": 1}), {3}),
         server_attempt("huge-int-content", raw(200, OK_BODY + ', "n": ' + "9" * 5000 + "}"), {0}),
         server_attempt("deep-json", raw(200, "[" * 100000 + "]" * 100000), {3}),
         server_attempt("huge-body", raw(200, b"x" * (17 << 20)), {3}),
