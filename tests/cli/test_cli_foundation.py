@@ -31,6 +31,22 @@ def test_help_lists_commands_and_exit_codes(capsys: pytest.CaptureFixture[str]) 
         assert word in out
 
 
+@pytest.mark.parametrize(
+    ("args", "extra"),
+    [
+        pytest.param(["--help"], "failproof[mcp]", id="commands-list-names-the-mcp-extra"),
+        pytest.param(["mcp", "--help"], "failproof[mcp]", id="mcp-help-names-its-extra"),
+        pytest.param(["run", "--help"], "failproof[ray]", id="run-help-names-the-ray-extra"),
+    ],
+)
+def test_help_shows_the_extra_to_install_in_brackets(
+    args: list[str], extra: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 0
+    words = capsys.readouterr().out.replace("│", " ").split()  # the help as one wrapped line
+    assert f"pip install '{extra}'" in " ".join(words)
+
+
 def test_validate_good_file_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["suites", "validate", str(EXAMPLE_SUITE)]) == 0
     assert "ok:" in capsys.readouterr().out

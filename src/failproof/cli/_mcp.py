@@ -24,7 +24,7 @@ __all__ = ["mcp_app"]
 
 mcp_app = typer.Typer(
     help="Test MCP servers: scan their tools, resources and prompts for poisoning, shadowing, "
-    "rug pulls and injected answers (needs: pip install 'failproof[mcp]')."
+    "rug pulls and injected answers (needs: pip install 'failproof\\[mcp]')."
 )
 app.add_typer(mcp_app, name="mcp")
 
