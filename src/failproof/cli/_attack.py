@@ -17,7 +17,7 @@ from failproof.cli._judge import (
     JudgeRoleOpt,
     judged_settings,
 )
-from failproof.cli._output import say, stderr
+from failproof.cli._output import check_folder, say, stderr
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -308,6 +308,8 @@ def execute_attack(
     quiet: bool,
 ) -> None:
     """Start (or resume, given its id) an attack, write its report, exit by what broke."""
+    if output is not None:
+        check_folder(output)  # before any call: the report goes there once every case is done
     done, store = _run(request, settings, quiet)
     with store:
         steps = store.attack_steps(done.id)

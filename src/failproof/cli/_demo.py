@@ -16,7 +16,7 @@ from failproof.cli._app import (
     settings_from,
 )
 from failproof.cli._demo_cases import DEMO_LIMIT, demo_request
-from failproof.cli._output import stderr
+from failproof.cli._output import plan_reports, stderr
 from failproof.cli._run import RunFlags, execute
 from failproof.cli._target_options import ThreadsOpt
 
@@ -66,15 +66,14 @@ def demo(
     it ran: a demo shows failures, it does not gate.
     """
     settings = settings_from(config, **_sized_to_the_machine(target, threads, timeout))
+    plan = plan_reports(format, output, settings)
     request = demo_request(target, limit)
     stderr.print(
         f"failproof demo: {len(request.only or ())} cases from {', '.join(request.suites)} "
         f"against {target}",
         highlight=False,
     )
-    outcome = execute(
-        request, settings, formats=format, output=output, config=config, quiet=quiet, shown="cases"
-    )
+    outcome = execute(request, settings, plan=plan, config=config, quiet=quiet, shown="cases")
     where = output or f"{settings.report.output_dir}/{outcome.run.id}/"
     stderr.print(f"failproof demo: reports in {where}", highlight=False)
     raise typer.Exit(0)

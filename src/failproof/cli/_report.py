@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from failproof.cli._app import ConfigOpt, FormatOpt, OutputOpt, VerboseOpt, app, settings_from
-from failproof.cli._output import emit_reports, run_folder
+from failproof.cli._output import ReportPlan, emit_reports, plan_reports, run_folder
 
 if TYPE_CHECKING:
     from failproof.config import Settings
@@ -43,20 +43,17 @@ def report(
         typer.echo(json.dumps(report_json_schema(), indent=2))
         return
     settings = settings_from(config)
+    plan = plan_reports(format, output, settings)
     loaded = load_report(source, settings)
-    emit_reports(
-        loaded, format, output or _default_output(format, loaded.run.id, settings), settings
-    )
+    emit_reports(loaded, _default_output(plan, loaded.run.id, settings), settings)
 
 
-def _default_output(formats: str | None, run_id: str, settings: Settings) -> Path | None:
+def _default_output(plan: ReportPlan, run_id: str, settings: Settings) -> ReportPlan:
     """One file format and no --output: its default file name in the run's folder."""
     from failproof.report import renderers
-    from failproof.report._render import parse_formats
 
-    chosen = parse_formats(formats) if formats else []
-    files = [f for f in chosen if renderers.get(f).filename]
-    if len(chosen) != 1 or len(files) != 1:
-        return None
+    files = [f for f in plan.formats if renderers.get(f).filename]
+    if plan.output is not None or len(plan.formats) != 1 or len(files) != 1:
+        return plan
     folder = run_folder(settings, run_id)
-    return folder / renderers.get(files[0]).filename
+    return plan._replace(output=folder / renderers.get(files[0]).filename, folder=False)

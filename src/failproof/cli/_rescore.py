@@ -17,7 +17,7 @@ from failproof.cli._app import (
     scoring_flags,
     settings_from,
 )
-from failproof.cli._output import report_and_exit, stderr
+from failproof.cli._output import plan_reports, report_and_exit, stderr
 
 
 @app.command()
@@ -45,7 +45,8 @@ def rescore(
     from failproof.store import Store
 
     settings = settings_from(config, **scoring_flags(fail_under, patterns))
+    plan = plan_reports(format, output, settings)
     with Store(settings.db_path) as store:
         outcome = rescore_run(run_id, settings=settings, store=store, safe_config=load_safe_config)
     stderr.print(f"run {outcome.run.id}: run {run_id} rescored", highlight=False)
-    report_and_exit(outcome.report, format, output, settings)
+    report_and_exit(outcome.report, plan, settings)

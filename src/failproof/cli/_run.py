@@ -30,7 +30,14 @@ from failproof.cli._judge import (
     JudgeRoleOpt,
     judged_settings,
 )
-from failproof.cli._output import chosen_formats, emit_reports, run_folder, say, stderr
+from failproof.cli._output import (
+    ReportPlan,
+    emit_reports,
+    plan_reports,
+    run_folder,
+    say,
+    stderr,
+)
 from failproof.cli._project import planned_suites, planned_targets
 from failproof.cli._select import (
     CategoryOpt,
@@ -63,15 +70,13 @@ __all__ = ["RunFlags", "execute"]
 RunFlags = dict[str, object]
 
 
-def responses_path(
-    output: Path | None, formats: str | None, run_id: str, settings: Settings
-) -> Path:
+def responses_path(plan: ReportPlan, run_id: str, settings: Settings) -> Path:
     """Where the run's responses JSONL goes: beside the reports."""
-    if output is None:
+    if plan.output is None:
         return run_folder(settings, run_id) / "responses.jsonl"
-    if len(chosen_formats(formats, settings)) == 1:  # --output is a file
-        return output.with_name(f"{output.stem}.responses.jsonl")
-    return output / "responses.jsonl"
+    if not plan.folder:  # --output is the report's file
+        return plan.output.with_name(f"{plan.output.stem}.responses.jsonl")
+    return plan.output / "responses.jsonl"
 
 
 def _resume_hint(run_id: str, config: Path | None) -> str:
@@ -83,8 +88,7 @@ def execute(
     request: RunRequest | str,
     settings: Settings,
     *,
-    formats: str | None,
-    output: Path | None,
+    plan: ReportPlan,
     config: Path | None,
     quiet: bool,
     shown: ProgressMode = "auto",
@@ -97,7 +101,7 @@ def execute(
     from failproof.store import Store
 
     run_id = request if isinstance(request, str) else new_run_id()
-    path = responses_path(output, formats, run_id, settings)
+    path = responses_path(plan, run_id, settings)
     progress: ProgressMode = "quiet" if quiet else shown
     begin = (
         partial(resume_run, request)
@@ -125,22 +129,23 @@ def execute(
 
             say(f"failproof: error: {abort}")
             report = build_report(store.get_run(run_id), store.stream(run_id), settings)
-            emit_reports(report, formats, output, settings)
+            emit_reports(report, plan, settings)
             say(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
-    emit_reports(outcome.report, formats, output, settings)
+    emit_reports(outcome.report, plan, settings)
     say(f"wrote {path}")
     return outcome
 
 
-def _labelled(output: Path, label: str | None, formats: str | None, settings: Settings) -> Path:
+def _labelled(plan: ReportPlan, label: str | None) -> str | None:
     """One target's ``--output`` among several: a file gets the label in its name, a folder a
     sub-folder."""
-    if label is None:
-        return output
-    if len(chosen_formats(formats, settings)) == 1:
-        return output.with_name(f"{output.stem}-{label}{output.suffix}")
-    return output / label
+    output = plan.output
+    if output is None or label is None:
+        return str(output.resolve()) if output else None
+    if not plan.folder:
+        return str(output.with_name(f"{output.stem}-{label}{output.suffix}").resolve())
+    return str((output / label).resolve())
 
 
 def run_side_by_side(
@@ -162,11 +167,11 @@ def run_side_by_side(
     reports, codes = [], []
     for label, request in zip(labels, requests, strict=True):
         say(f"failproof: target {label}")
+        output = Path(request.output) if request.output else None
         outcome = execute(
             request,
             settings,
-            formats=request.formats,
-            output=Path(request.output) if request.output else None,
+            plan=plan_reports(request.formats, output, settings),
             config=config,
             quiet=quiet,
             executor=executor_from(executor, workers),
@@ -372,8 +377,10 @@ def run(
         stored = _stored_config(settings, resume)
         output = output or (Path(str(stored["output"])) if stored.get("output") else None)
         format = format or (str(stored["formats"]) if stored.get("formats") else None)
+        plan = plan_reports(format, output, settings)
         request: RunRequest | str = resume
     else:
+        plan = plan_reports(format, output, settings)
         options = target_options(
             base_url=base_url,
             api_key_env=api_key_env,
@@ -391,27 +398,24 @@ def run(
                 replace(
                     _request(chosen, p.spec, settings.run.repeat, p.options),
                     selection=selection,
-                    output=str(_labelled(output, p.label, format, settings).resolve())
-                    if output
-                    else None,
+                    output=_labelled(plan, p.label),
                     formats=format,
                 )
                 for p in aimed
             ]
             labels = [p.label or p.spec for p in aimed]
-            folder = output if output and len(chosen_formats(format, settings)) != 1 else None
+            folder = plan.output if plan.folder else None
             code = run_side_by_side(
                 labels, several, settings, config, quiet, executor, workers, folder
             )
             raise typer.Exit(code)
         request = _request(chosen, aimed[0].spec, settings.run.repeat, aimed[0].options)
         request = replace(request, selection=selection)
-        request = replace(request, output=str(output.resolve()) if output else None, formats=format)
+        request = replace(request, output=_labelled(plan, None), formats=format)
     outcome = execute(
         request,
         settings,
-        formats=format,
-        output=output,
+        plan=plan,
         config=config,
         quiet=quiet,
         executor=executor_from(executor, workers),

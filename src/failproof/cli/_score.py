@@ -27,7 +27,7 @@ from failproof.cli._judge import (
     JudgeRoleOpt,
     judged_settings,
 )
-from failproof.cli._output import report_and_exit, say
+from failproof.cli._output import plan_reports, report_and_exit, say
 from failproof.cli._select import (
     CategoryOpt,
     OnlyOpt,
@@ -81,6 +81,7 @@ def score(
         judge_role,
         **scoring_flags(fail_under, patterns),
     )
+    plan = plan_reports(format, output, settings)
     selection = selection_from(only, category, severity, sample, seed)
     try:
         outcome = score_responses(
@@ -100,4 +101,4 @@ def score(
         where = f"suite {suite_name!r}, " if suite_name else ""
         say(f"warning: response for {where}case {case_id!r} matches no case")
     settle_heap()  # the run's results, held for the reports
-    report_and_exit(outcome.report, format, output, settings)
+    report_and_exit(outcome.report, plan, settings)

@@ -10,12 +10,14 @@ import os
 import shutil
 import sys
 from io import StringIO
+from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from failproof.core import CaseResult
+from failproof.guard import atomic_write_text, redact
 from failproof.render._console import plain
 from failproof.report._calls import throttling_note
 from failproof.report._console_coverage import coverage_renderable
@@ -212,6 +214,11 @@ class ConsoleRenderer(Renderer):
         #: ``None``: colour when stdout is a terminal and ``NO_COLOR`` is unset.
         self.color = color
         self.width = width
+
+    def write(self, report: Report, path: Path) -> None:
+        """A file gets the plain text, without the terminal's colours."""
+        uncoloured = ConsoleRenderer(color=False, width=self.width)
+        atomic_write_text(path, redact(uncoloured.render(report)))
 
     def render(self, report: Report) -> str:
         color = _use_color() if self.color is None else self.color

@@ -117,14 +117,15 @@ def write_reports(
     """Write each file format into ``output``.
 
     ``output`` is a file when exactly one format is asked for (unless ``folder`` is set, as it is
-    for the default output location), and a folder otherwise. Each file is replaced in one step
-    (a killed run leaves the previous report, never half of one), with every secret redacted.
-    A streamed report's files that grow with the cases (JSON, JUnit, HTML pages) are written in
-    one pass over the store together.
+    for the default output location), and a folder otherwise; a folder gets no file of a
+    terminal-only format (console), a file asked for it gets its plain text. Each file is
+    replaced in one step (a killed run leaves the previous report, never half of one), with every
+    secret redacted. A streamed report's files that grow with the cases (JSON, JUnit, HTML pages)
+    are written in one pass over the store together.
     """
-    file_formats = [f for f in formats if renderers.get(f).filename]
-    written: list[Path] = []
     single = len(formats) == 1 and not folder
+    file_formats = list(formats) if single else [f for f in formats if renderers.get(f).filename]
+    written: list[Path] = []
     with ExitStack() as files:
         sinks: list[CaseSink] = []
         for name in file_formats:
