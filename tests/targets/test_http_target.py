@@ -38,6 +38,20 @@ def test_json_path_forms(path: str, steps: list[str | int]) -> None:
     assert parse_json_path(path) == steps
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param("garbage[[", id="unclosed-brackets"),
+        pytest.param("a..b", id="empty-key"),
+        pytest.param("items[x]", id="index-not-a-number"),
+        pytest.param("items[0]text", id="key-without-a-dot"),
+    ],
+)
+def test_a_malformed_json_path_is_an_error_not_a_missing_key(path: str) -> None:
+    with pytest.raises(TargetError, match="cannot be read from"):
+        parse_json_path(path)
+
+
 def test_pick_names_the_missing_step() -> None:
     with pytest.raises(LookupError) as caught:
         pick({"data": {"x": 1}}, ["data", "answer"])

@@ -160,10 +160,18 @@ def target_options(
         "params": parse_params(params) or None,
         "headers": parse_headers(headers) or None,
         "body": json.loads(body) if body and _is_json(body) else body,
-        "json_path": json_path,
+        "json_path": _check_json_path(json_path) if json_path else None,
         "allow_dropped_system": True if allow_dropped_system else None,
     }
     return {k: v for k, v in options.items() if v is not None}
+
+
+def _check_json_path(path: str) -> str:
+    """``--json-path`` read as the http target reads it: a malformed path stops the command."""
+    from failproof.targets._http import parse_json_path
+
+    parse_json_path(path)
+    return path
 
 
 def _is_json(text: str) -> bool:

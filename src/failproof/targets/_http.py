@@ -46,6 +46,8 @@ _FIX = {
     "earlier turns": "{{messages}} or {{messages_json}}",
 }
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+_FIRST_KEY = re.compile(r"([^.\[\]]+)")
+_NEXT_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 
 
 def case_fields(case: Case) -> JsonObject:
@@ -132,12 +134,23 @@ def _as_text(value: Any) -> str:
 
 
 def parse_json_path(path: str) -> list[str | int]:
-    """``$.a.b[0].c`` or ``a.b.0.c`` -> ``["a", "b", 0, "c"]``."""
-    text = path.strip().removeprefix("$").replace("[", ".").replace("]", "")
-    steps: list[str | int] = []
-    for part in filter(None, text.split(".")):
-        steps.append(int(part) if part.isdigit() else part)
-    return steps
+    """``$.a.b[0].c`` or ``a.b.0.c`` -> ``["a", "b", 0, "c"]``; a path that is not made of
+    ``.key`` and ``[index]`` steps is a `TargetError`, before anything is sent."""
+    text = path.strip().removeprefix("$")
+    first = _FIRST_KEY.match(text)
+    at = first.end() if first else 0
+    steps: list[str | int] = [first.group(1)] if first else []
+    while at < len(text):
+        step = _NEXT_STEP.match(text, at)
+        if step is None:
+            raise TargetError(
+                f"the JSON path {path!r} cannot be read from {text[at:]!r}",
+                hint="give keys and [index] steps, e.g. --json-path '$.items[0].text' "
+                "or choices.0.message.content",
+            )
+        steps.append(step.group(1) if step.group(1) is not None else int(step.group(2)))
+        at = step.end()
+    return [int(s) if isinstance(s, str) and s.isdigit() else s for s in steps]
 
 
 def pick(data: Any, steps: list[str | int]) -> Any:
