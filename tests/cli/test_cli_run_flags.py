@@ -23,3 +23,25 @@ def test_a_malformed_json_path_stops_the_run_before_any_call(
     assert main(args) == 3
     assert "the JSON path 'garbage[[' cannot be read from '[['" in capsys.readouterr().err
     assert fake_openai.total == 0
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        pytest.param(["--attacker", "mock"], "--attacker only mean", id="attacker"),
+        pytest.param(["--budget", "5"], "--budget only mean", id="budget"),
+        pytest.param(["--attacker", "mock", "--budget", "5"], "--attacker and --budget", id="both"),
+    ],
+)
+def test_strategy_flags_without_a_strategy_are_refused_before_any_call(
+    given: list[str],
+    named: str,
+    fake_openai: FakeOpenAI,
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["run", suite(workdir), "--target", "openai:m", "--base-url", fake_openai.base_url]
+    assert main([*args, "-q", *given]) == 3
+    err = capsys.readouterr().err
+    assert named in err and "with --strategy" in err
+    assert fake_openai.total == 0

@@ -224,7 +224,7 @@ def _attack_request(
     target: str | None,
     attacker: str | None,
     strategy: str,
-    budget: int,
+    budget: int | None,
     options: Mapping[str, object],
 ) -> AttackRequest:
     """``run --strategy``: the same as ``failproof attack``, with the run's target options."""
@@ -238,9 +238,20 @@ def _attack_request(
         target=plain.target,
         attacker=attacker,
         strategy=strategy,
-        budget=budget,
+        budget=budget or 20,
         target_options=options,
     )
+
+
+def _check_strategy_flags(strategy: str | None, **given: object) -> None:
+    """The flags of ``--strategy`` are refused without it, not ignored."""
+    named = [f"--{name}" for name, value in given.items() if value is not None]
+    if named and not strategy:
+        raise ConfigError(
+            f"{' and '.join(named)} only mean something with --strategy",
+            hint="add --strategy NAME to attack each case (see 'failproof attack --help'), "
+            f"or drop {' and '.join(named)}",
+        )
 
 
 @app.command()
@@ -321,8 +332,9 @@ def run(
         str | None, typer.Option("--attacker", help="With --strategy: the attacker's spec.")
     ] = None,
     budget: Annotated[
-        int, typer.Option("--budget", min=1, help="With --strategy: target calls per case.")
-    ] = 20,
+        int | None,
+        typer.Option("--budget", min=1, help="With --strategy: target calls per case (20)."),
+    ] = None,
     judge: JudgeOpt = None,
     judge_base_url: JudgeBaseUrlOpt = None,
     judge_api_key_env: JudgeKeyEnvOpt = None,
@@ -357,6 +369,7 @@ def run(
             "--resume finishes the run's own selection of cases",
             hint="start a new run to choose other cases",
         )
+    _check_strategy_flags(strategy, attacker=attacker, budget=budget)
     if strategy and executor != "local":
         raise ConfigError("--strategy runs here only", hint="drop --executor")
     if strategy:
