@@ -243,6 +243,20 @@ def _attack_request(
     )
 
 
+def _check_resumable(**given: object) -> None:
+    """``--resume`` finishes the run it names: a flag that would change the suites, the target
+    or how it is called is refused, never ignored."""
+    named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value]
+    if named:
+        shown = ["the suites" if n == "--suites" else n for n in named]
+        raise ConfigError(
+            f"--resume finishes the run on its own suites and target; {', '.join(shown)} "
+            "cannot change them",
+            hint="a key is read from its environment variable at each call: fix it there and "
+            "resume; for another address, model or suite, start a new run",
+        )
+
+
 def _check_strategy_flags(strategy: str | None, **given: object) -> None:
     """The flags of ``--strategy`` are refused without it, not ignored."""
     named = [f"--{name}" for name, value in given.items() if value is not None]
@@ -263,7 +277,11 @@ def run(
     ] = None,
     resume: Annotated[
         str | None,
-        typer.Option("--resume", help="Finish a stopped run; calls only what is missing."),
+        typer.Option(
+            "--resume",
+            help="Finish a stopped run; calls only what is missing, on the run's own suites, "
+            "target and target options (those flags are refused with it).",
+        ),
     ] = None,
     fail_under: FailUnderOpt = None,
     format: FormatOpt = None,
@@ -364,6 +382,18 @@ def run(
     settings = judged_settings(
         config, judge, judge_base_url, judge_api_key_env, judge_role, **flags
     )
+    if resume:
+        _check_resumable(
+            suites=suites or None,
+            target=target,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            param=param,
+            header=header,
+            body=body,
+            json_path=json_path,
+            allow_dropped_system=allow_dropped_system or None,
+        )
     if resume and (only or category or severity or sample):
         raise ConfigError(
             "--resume finishes the run's own selection of cases",

@@ -202,5 +202,6 @@ class Engine:
         return RunAborted(
             f"stopped after {self.max_consecutive_failures} failed calls in a row; "
             f"the target last answered: {response.error}",
-            hint="check the target, its address and key; then resume the run",
+            hint="check the target and its key (read again on resume), then resume the run; "
+            "a wrong address or model needs a new run",
         )
