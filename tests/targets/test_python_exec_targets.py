@@ -127,3 +127,15 @@ def test_exec_past_the_timeout_is_killed_and_retryable(tmp_path: Path) -> None:
 def test_exec_needs_a_command() -> None:
     with pytest.raises(TargetError, match="needs a command"):
         create_target("exec:")
+
+
+@pytest.mark.parametrize(
+    ("spec", "where"),
+    [
+        pytest.param("exec:no-such-program-here --flag", "on PATH", id="not-on-path"),
+        pytest.param("exec:/no/such/dir/app", "at that path", id="no-such-path"),
+    ],
+)
+def test_exec_refuses_a_program_it_cannot_start_before_any_case(spec: str, where: str) -> None:
+    with pytest.raises(TargetError, match=f"no executable program of that name {where}"):
+        create_target(spec)

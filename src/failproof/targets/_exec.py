@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import time
 from collections.abc import Mapping
@@ -40,6 +41,18 @@ def case_payload(case: Case) -> bytes:
     return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 
+def _check_runnable(program: str) -> None:
+    """The program can be started: found on PATH (or at the path given) and executable; else
+    the run stops before any case, instead of every case failing the same way."""
+    found = shutil.which(program)
+    if found is None:
+        where = "at that path" if os.sep in program else "on PATH"
+        raise TargetError(
+            f"cannot start {program!r}: no executable program of that name {where}",
+            hint="give the program's path, or install it; e.g. --target 'exec:python my_app.py'",
+        )
+
+
 class ExecTarget(Target):
     """Runs a command once per case."""
 
@@ -54,6 +67,7 @@ class ExecTarget(Target):
             raise TargetError(f"cannot split the command {command!r}: {exc}") from None
         if not self.argv:
             raise TargetError("exec needs a command: --target 'exec:python my_app.py'")
+        _check_runnable(self.argv[0])
         self.command = command
         self.timeout_s = timeout_s
 
