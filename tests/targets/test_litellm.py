@@ -145,6 +145,19 @@ def test_a_client_error_is_not_retried_and_names_no_key(
     assert all(e and "400" in e and ANTHROPIC_KEY not in e for e in errors)
 
 
+def test_an_error_keeps_litellms_message_but_not_its_traceback(home: Path) -> None:
+    import litellm
+
+    target: Any = create_target("litellm:openai/m", {"base_url": "http://127.0.0.1:9/v1"})
+    inner = 'Traceback (most recent call last):\n  File "/opt/x/site.py", line 1, in f\nOSError'
+    exc = litellm.APIConnectionError(
+        message=f"Connection error.\n{inner}", llm_provider="openai", model="m"
+    )
+    error = target._call_error(exc)
+    assert "Connection error." in error.message
+    assert "Traceback" not in error.message and "/opt/x" not in error.message
+
+
 def test_tool_calls_come_back_as_tool_calls(home: Path, anthropic: FakeAnthropic) -> None:
     anthropic.reply = lambda body: {"tool": "refund", "input": {"order": "A-1"}}
     tool = ToolSpec(name="refund", description="Refund an order.", parameters={"type": "object"})

@@ -159,7 +159,7 @@ class LiteLLMTarget(Target):
         if refused is not None:
             return refused
         litellm = self._litellm
-        text = self._redact(f"{type(exc).__name__}: {exc}")[:400]
+        text = self._redact(f"{type(exc).__name__}: {_without_traceback(str(exc))}")[:400]
         if isinstance(exc, litellm.Timeout):
             return CallError(
                 f"no answer within {self.timeout_s:g} s", retryable=True, status="timeout"
@@ -172,6 +172,12 @@ class LiteLLMTarget(Target):
             shown = f"HTTP {status}: {text}"[:400]
             return CallError(shown, retryable=status in _RETRYABLE, retry_after=wait, status=status)
         return CallError(text)
+
+
+def _without_traceback(message: str) -> str:
+    """LiteLLM's message without the Python traceback some of its errors carry (this machine's
+    paths, and nothing the user can act on)."""
+    return message.split("Traceback (most recent call last)", 1)[0].rstrip(" \n:")
 
 
 class _Guarded(NamedTuple):
