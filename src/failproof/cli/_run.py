@@ -132,6 +132,8 @@ def execute(
             emit_reports(report, plan, settings)
             say(f"failproof: resume with: {_resume_hint(run_id, config)}")
             raise typer.Exit(3) from None
+    for line in outcome.warnings:
+        say(line)
     emit_reports(outcome.report, plan, settings)
     say(f"wrote {path}")
     return outcome

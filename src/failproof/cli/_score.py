@@ -71,6 +71,7 @@ def score(
     """
     from failproof.runner import RunInterrupted, score_responses
     from failproof.safe import load_safe_config
+    from failproof.targets._replay import unmatched_warnings
 
     settle_heap()  # the modules and the command's setup
     settings = judged_settings(
@@ -97,8 +98,7 @@ def score(
         kept = " (the judge's verdicts so far are kept and not asked again)" if judged else ""
         say(f"failproof: {stop}{kept}; score again with: {command_line()}")
         raise typer.Exit(130) from None
-    for suite_name, case_id in outcome.unmatched:
-        where = f"suite {suite_name!r}, " if suite_name else ""
-        say(f"warning: response for {where}case {case_id!r} matches no case")
+    for line in unmatched_warnings(outcome.unmatched):
+        say(line)
     settle_heap()  # the run's results, held for the reports
     report_and_exit(outcome.report, plan, settings)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,6 +73,7 @@ class RunOutcome:
     report: Report
     stats: EngineStats
     responses_path: Path | None
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -195,6 +196,7 @@ def _execute(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> R
 def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: bool) -> RunOutcome:
     target = _make_target(job.request, settings)
     unsupported = find_unsupported(target, job.suites.cases())
+    warnings = target.warnings()
     run = job.run.model_copy(update={"target": target.identity()})
     if resumed:
         store.reopen_run(run.id)
@@ -221,7 +223,8 @@ def _execute_locked(job: _Job, settings: Settings, store: Store, *, resumed: boo
         store.drop_kept_answers(run.id)
         changed = store.redacted > redacted
         report = _report(store.get_run(run.id), store, held, live, changed, settings)
-    return RunOutcome(run=report.run, report=report, stats=stats, responses_path=job.responses_path)
+    path = job.responses_path
+    return RunOutcome(report.run, report, stats, path, warnings)
 
 
 def _live_report(job: _Job, total: int, resumed: bool) -> LiveReport | None:

@@ -28,7 +28,7 @@ from failproof.suites import Selection, load_suites, select_cases
 from failproof.suites._pick import PickedSuite, pick_suites
 from failproof.suites._stream import SuiteSource, stream_suites
 from failproof.targets import RecordedResponses, ReplayTarget
-from failproof.targets._replay import Recorded, load_responses
+from failproof.targets._replay import Recorded, load_responses, refuse_shared_answers
 from failproof.targets._replay_index import index_responses
 
 __all__ = ["ScoreOutcome", "score_responses"]
@@ -57,17 +57,20 @@ def score_responses(
     """Join recorded responses to the suites' cases, score every case, store and report the run.
 
     A case with no recorded response becomes an ``error`` result; a response for a case that is
-    in none of the suites is returned in ``unmatched``. The scoring is resolved here and stored
-    with the run; ``safe_config`` is asked for only when a case carries SAFE expectations.
-    ``selection`` scores part of the suites. ``executor`` scores elsewhere (`failproof.scale`).
-    Without it, JSONL suites and the responses are read as the cases run (`stream_suites`,
-    `pick_suites`, `index_responses`): memory does not grow with their size.
+    in none of the suites is returned in ``unmatched``; a response without suite for a case id
+    of several suites is refused (`ResponsesError`) before anything is scored. The scoring is
+    resolved here and stored with the run; ``safe_config`` is asked for only when a case
+    carries SAFE expectations. ``selection`` scores part of the suites. ``executor`` scores
+    elsewhere (`failproof.scale`). Without it, JSONL suites and the responses are read as the
+    cases run (`stream_suites`, `pick_suites`, `index_responses`): memory does not grow with
+    their size.
     """
     selection = selection or Selection()
     if executor is None:
         sources = stream_suites(suites)
         picked = pick_suites(sources, selection)
         with index_responses(responses) as index:
+            _refuse_shared(index, picked)
             args = (index, settings, store, safe_config, None, selection)
             outcome = _score(responses, suites, picked, *args)
             others = () if selection.empty else (c for s in sources for c in s.cases())
@@ -76,11 +79,19 @@ def score_responses(
     every = load_suites(suites)
     loaded = [SuiteSource.of(s) for s in select_cases(every, selection)]
     recorded = load_responses(responses)
+    _refuse_shared(recorded, loaded)
     outcome = _score(
         responses, suites, loaded, recorded, settings, store, safe_config, executor, selection
     )
     outcome.unmatched = recorded.unmatched([c for suite in every for c in suite.cases])
     return outcome
+
+
+def _refuse_shared(recorded: Recorded, loaded: Sequence[SuiteSource | PickedSuite]) -> None:
+    """Refuse, before anything is scored, an answer without suite that cases of several suites
+    would each count (one suite needs no look: its ids are unique)."""
+    if len(loaded) > 1:
+        refuse_shared_answers(recorded, (case for suite in loaded for case in suite.cases()))
 
 
 def _score(

@@ -108,6 +108,10 @@ class Target(ABC):
         """
         return
 
+    def warnings(self) -> list[str]:
+        """What to tell the user about the cases `check_cases` saw (by default nothing)."""
+        return []
+
     async def aclose(self) -> None:
         """Release connections, processes or models held by the target."""
         return

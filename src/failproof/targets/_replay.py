@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -18,13 +19,18 @@ from failproof.guard._problem import first_problem
 from failproof.targets._base import Target, targets
 
 __all__ = [
+    "Located",
     "Recorded",
     "RecordedResponse",
     "RecordedResponses",
     "ReplayTarget",
     "load_responses",
     "parse_line",
+    "refuse_shared_answers",
+    "unmatched_warnings",
 ]
+
+Key = tuple[str | None, str]
 
 
 class RecordedTurn(BaseModel):
@@ -82,12 +88,25 @@ def _turn_response(turns: list[RecordedTurn], turn: int) -> Response:
     return Response.from_output(recorded.output)
 
 
+class Located(NamedTuple):
+    """A case's recorded answer and its place among the file's answers (0 for the first)."""
+
+    number: int
+    record: RecordedResponse
+
+
 class Recorded(Protocol):
     """Where the replay finds a case's recorded response."""
 
     source: str
 
+    def __len__(self) -> int: ...
+
+    def locate(self, case: Case) -> Located | None: ...
+
     def find(self, case: Case) -> RecordedResponse | None: ...
+
+    def unmatched(self, cases: Iterable[Case] = ()) -> list[Key]: ...
 
 
 @dataclass
@@ -95,26 +114,82 @@ class RecordedResponses:
     """Recorded responses keyed by (suite, case_id); ``suite`` may be None when ids are unique."""
 
     source: str
-    by_key: dict[tuple[str | None, str], RecordedResponse] = field(default_factory=dict)
-    used: set[tuple[str | None, str]] = field(default_factory=set)
+    by_key: dict[Key, RecordedResponse] = field(default_factory=dict)
+    used: set[Key] = field(default_factory=set)
+    _numbers: dict[Key, int] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.by_key)
+
+    def locate(self, case: Case) -> Located | None:
+        """``case``'s answer (under its suite and id, else under its id alone), or None; every
+        answer that names the case is marked as used."""
+        found = [key for key in ((case.suite, case.id), (None, case.id)) if key in self.by_key]
+        self.used.update(found)
+        return Located(self._number(found[0]), self.by_key[found[0]]) if found else None
 
     def find(self, case: Case) -> RecordedResponse | None:
-        for key in ((case.suite, case.id), (None, case.id)):
-            if key in self.by_key:
-                self.used.add(key)
-                return self.by_key[key]
-        return None
+        located = self.locate(case)
+        return located.record if located else None
 
-    def unmatched(self, cases: Iterable[Case]) -> list[tuple[str | None, str]]:
-        """Recorded responses that belong to none of ``cases``."""
-        known = {c.key for c in cases}
-        ids = {c.id for c in cases}
-        out = []
-        for suite, case_id in self.by_key:
-            hit = (suite, case_id) in known if suite is not None else case_id in ids
-            if not hit:
-                out.append((suite, case_id))
+    def unmatched(self, cases: Iterable[Case] = ()) -> list[Key]:
+        """Recorded responses that belong to no case found so far nor of ``cases``, sorted."""
+        for case in cases:
+            self.locate(case)
+        out = [key for key in self.by_key if key not in self.used]
         return sorted(out, key=lambda k: (k[0] or "", k[1]))
+
+    def _number(self, key: Key) -> int:
+        if len(self._numbers) != len(self.by_key):
+            self._numbers = {k: i for i, k in enumerate(self.by_key)}
+        return self._numbers[key]
+
+
+def refuse_shared_answers(recorded: Recorded, cases: Iterable[Case]) -> None:
+    """Refuse answers without ``suite`` that would serve cases of several suites (each suite
+    would count the one answer): `ResponsesError` names the case ids and their suites.
+
+    Every case is looked up once (its answers are marked as used); per answer, only the first
+    suite it served is kept (4 bytes an answer).
+    """
+    names: list[str] = []
+    first = array("i", [-1]) * len(recorded)
+    shared: dict[str, set[str]] = {}
+    for case in cases:
+        located = recorded.locate(case)
+        if located is None or located.record.suite is not None:
+            continue
+        if case.suite not in names:
+            names.append(case.suite)
+        ordinal, before = names.index(case.suite), first[located.number]
+        if before < 0:
+            first[located.number] = ordinal
+        elif before != ordinal:
+            shared.setdefault(case.id, set()).update({names[before], case.suite})
+    if shared:
+        raise _shared_error(recorded.source, shared)
+
+
+def _shared_error(source: str, shared: Mapping[str, set[str]]) -> ResponsesError:
+    ids = sorted(shared)
+    named = [f"{i!r} ({', '.join(sorted(shared[i]))})" for i in ids[:5]]
+    more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
+    example = sorted(shared[ids[0]])[0]
+    return ResponsesError(
+        f"{source}: answers without 'suite' for case ids in several suites, each suite would "
+        f"count them: {', '.join(named)}{more}",
+        hint=f'add "suite" to those answers, e.g. {{"case_id": "{ids[0]}", '
+        f'"suite": "{example}", "output": ...}}',
+    )
+
+
+def unmatched_warnings(unmatched: Iterable[Key]) -> list[str]:
+    """One warning line for each recorded response that matches no case."""
+    lines = []
+    for suite, case_id in unmatched:
+        where = f"suite {suite!r}, " if suite else ""
+        lines.append(f"warning: response for {where}case {case_id!r} matches no case")
+    return lines
 
 
 def load_responses(path: str | Path) -> RecordedResponses:
@@ -182,6 +257,14 @@ class ReplayTarget(Target):
 
     def identity(self) -> JsonObject:
         return {"name": self.name, "source": self.recorded.source}
+
+    def check_cases(self, cases: Iterable[Case]) -> None:
+        """Refuse answers without ``suite`` that would serve cases of several suites."""
+        refuse_shared_answers(self.recorded, cases)
+
+    def warnings(self) -> list[str]:
+        """The recorded responses that matched none of the cases checked (`check_cases`)."""
+        return unmatched_warnings(self.recorded.unmatched())
 
     async def generate(self, case: Case) -> Response:
         record = self.recorded.find(case)

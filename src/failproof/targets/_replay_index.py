@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from failproof.core import Case
 from failproof.core._closing import Closing
 from failproof.errors import ResponsesError
-from failproof.targets._replay import RecordedResponse, parse_line
+from failproof.targets._replay import Located, RecordedResponse, parse_line
 
 __all__ = ["HELD", "ResponseIndex", "index_responses"]
 
@@ -113,12 +113,18 @@ class ResponseIndex(Closing):
         keys = ((case.suite, case.id), (None, case.id))
         return [found for key in keys for found in self._matches(key)]
 
-    def find(self, case: Case) -> RecordedResponse | None:
-        """``case``'s answer, or None; every answer that names the case is marked as used."""
+    def locate(self, case: Case) -> Located | None:
+        """``case``'s answer and its line's place, or None; every answer that names the case is
+        marked as used."""
         found = self._lookup(case)
         for index, _ in found:
             self._used[index] = True
-        return found[0][1] if found else None
+        return Located(*found[0]) if found else None
+
+    def find(self, case: Case) -> RecordedResponse | None:
+        """``case``'s answer, or None; every answer that names the case is marked as used."""
+        located = self.locate(case)
+        return located.record if located else None
 
     def mark(self, cases: Iterable[Case]) -> None:
         """Mark the answers that name any of ``cases`` as used."""
