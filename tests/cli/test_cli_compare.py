@@ -58,3 +58,36 @@ def test_unknown_run_is_an_error(
 ) -> None:
     assert main(["compare", two_runs[0], "no-such-run"]) == 3
     assert "no-such-run" in capsys.readouterr().err
+
+
+@pytest.fixture
+def other_run(two_runs: tuple[str, str], tmp_path: Path) -> str:
+    """A run of another suite: no case in common with the two runs."""
+    suite = tmp_path / "other.yaml"
+    case = {"id": "o1", "input": "hi", "expect": {"must_contain": ["never said"]}}
+    suite.write_text(json.dumps({"suite": "other", "cases": [case]}), encoding="utf-8")
+    assert main(["run", str(suite), "-t", "mock", "-q", "-f", "json", "-o", "o.json"]) == 1
+    return str(json.loads(Path("o.json").read_text())["run"]["id"])
+
+
+@pytest.mark.parametrize(
+    ("flags", "code", "said"),
+    [
+        pytest.param(["--fail-on-regression"], 3, "error: nothing compared", id="gate-is-an-error"),
+        pytest.param([], 0, "warning: nothing compared", id="without-gate-a-warning"),
+    ],
+)
+def test_runs_with_no_case_in_common_are_not_called_a_success(
+    two_runs: tuple[str, str],
+    other_run: str,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    code: int,
+    said: str,
+) -> None:
+    capsys.readouterr()
+    assert main(["compare", two_runs[0], other_run, *flags]) == code
+    captured = capsys.readouterr()
+    assert "no new failures" not in captured.out
+    assert "nothing compared" in captured.out
+    assert said in captured.err and "only in A" in captured.err

@@ -148,3 +148,22 @@ def test_markdown_lists_new_failures_first_and_escapes_outputs(before: Report) -
     assert "@admin" not in text and "@\u200badmin" in text  # no mention
     assert re.search(r"(?<!\\)<img", text) is None  # no raw HTML
     assert "### Suites" in text and "significant" in text
+
+
+@pytest.mark.parametrize(
+    ("keep_a", "keep_b", "nothing"),
+    [
+        pytest.param(slice(0, 10), slice(10, 20), True, id="disjoint-runs"),
+        pytest.param(slice(0, 0), slice(0, 0), True, id="two-empty-runs"),
+        pytest.param(slice(0, 11), slice(10, 20), False, id="one-case-in-common"),
+    ],
+)
+def test_runs_with_no_case_in_common_compare_nothing(
+    before: Report, keep_a: slice, keep_b: slice, nothing: bool
+) -> None:
+    a = before.model_copy(update={"results": before.results[keep_a]})
+    b = before.model_copy(update={"results": before.results[keep_b]})
+    diff = compare_reports(a, b)
+    assert diff.nothing_compared is nothing
+    assert (diff.outcome == "nothing_compared") is nothing
+    assert ("no new failures" in compare_markdown(diff)) is not nothing

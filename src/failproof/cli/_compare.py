@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
 from failproof.cli._output import say
+from failproof.errors import InputError
 
 CompareFormat = Literal["markdown", "json"]
 
 _SOURCE_HELP = "A run id from 'failproof runs list', or a report.json file."
+
+
+class Compared(NamedTuple):
+    """A comparison as text, whether something regressed, and why it tells nothing (or None)."""
+
+    text: str
+    regressed: bool
+    void: InputError | None = None
 
 
 @app.command("compare")
@@ -43,34 +52,48 @@ def compare(
     Given two MCP scan ids ('failproof mcp scans'), it compares the scans: new and fixed
     findings, changed definitions (--fail-on-regression: exit 1 on either).
 
+    Runs with no case in common are not compared: a warning, and with --fail-on-regression
+    exit 3, as nothing says whether anything regressed.
+
     Exit 0, or 1 with --fail-on-regression when something newly fails; 3 on errors.
     """
     from failproof.cli._mcp import compare_scan_ids, is_scan_id
 
-    regressed = False
     if is_scan_id(run_a) and is_scan_id(run_b):  # two MCP scans: their findings and definitions
-        text, code = compare_scan_ids(run_a, run_b, as_json=format == "json", config=config)
-        regressed = code == 1
+        done = compare_scan_ids(run_a, run_b, as_json=format == "json", config=config)
     else:
-        text, regressed = _compare_runs(run_a, run_b, format, limit, config)
+        done = _compare_runs(run_a, run_b, format, limit, config)
     if output is None:
-        typer.echo(text, nl=False)
+        typer.echo(done.text, nl=False)
     else:
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        output.write_text(done.text, encoding="utf-8")
         say(f"wrote {output}")
-    if fail_on_regression and regressed:
+    if done.void is not None and fail_on_regression:
+        raise done.void
+    if done.void is not None:
+        say(f"failproof: warning: {done.void}")
+    if fail_on_regression and done.regressed:
         raise typer.Exit(1)
 
 
 def _compare_runs(
     run_a: str, run_b: str, format: CompareFormat, limit: int, config: Path | None
-) -> tuple[str, bool]:
+) -> Compared:
     from failproof.report import compare_reports, load_report
     from failproof.report._compare_md import compare_markdown
 
     settings = settings_from(config)
     comparison = compare_reports(load_report(run_a, settings), load_report(run_b, settings))
     if format == "json":
-        return comparison.model_dump_json(indent=2) + "\n", bool(comparison.newly_failing)
-    return compare_markdown(comparison, limit=limit), bool(comparison.newly_failing)
+        text = comparison.model_dump_json(indent=2) + "\n"
+    else:
+        text = compare_markdown(comparison, limit=limit)
+    void = None
+    if comparison.nothing_compared:
+        void = InputError(
+            f"nothing compared: no case of {run_a} is in {run_b} "
+            f"({comparison.only_a:,} only in A, {comparison.only_b:,} only in B)",
+            hint="compare two runs of the same suites",
+        )
+    return Compared(text, bool(comparison.newly_failing), void)

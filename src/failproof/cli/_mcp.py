@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._compare import Compared
 from failproof.cli._output import say, stdout
 from failproof.cli._target_options import parse_headers
 from failproof.core._severity import Severity
@@ -204,10 +205,8 @@ def is_scan_id(text: str) -> bool:
     return re.fullmatch(r"mcp-\d{8}-\d{6}-[0-9a-f]{4}", text) is not None
 
 
-def compare_scan_ids(
-    before: str, after: str, *, as_json: bool, config: Path | None
-) -> tuple[str, int]:
-    """The comparison of two stored scans as text, and its exit code (1 when the newer scan has
+def compare_scan_ids(before: str, after: str, *, as_json: bool, config: Path | None) -> Compared:
+    """The comparison of two stored scans as text, and whether it regressed (the newer scan has
     new findings or changed definitions)."""
     from failproof.mcp import McpScan
     from failproof.mcp._compare import compare_scans, comparison_markdown
@@ -219,7 +218,7 @@ def compare_scan_ids(
         new = McpScan.model_validate_json(store.mcp_scan_json(after))
     result = compare_scans(old, new)
     text = result.model_dump_json(indent=2) + "\n" if as_json else comparison_markdown(result)
-    return text, 1 if result.new_findings or result.changes else 0
+    return Compared(text, bool(result.new_findings or result.changes))
 
 
 @mcp_app.command("compare")
@@ -232,9 +231,9 @@ def compare(
     """What changed between two stored scans: new and fixed findings, changed definitions;
     exit 1 when the newer scan has new findings or changed definitions. ('failproof compare'
     does the same when given two scan ids.)"""
-    text, code = compare_scan_ids(before, after, as_json=as_json, config=config)
-    typer.echo(text, nl=False)
-    raise typer.Exit(code)
+    done = compare_scan_ids(before, after, as_json=as_json, config=config)
+    typer.echo(done.text, nl=False)
+    raise typer.Exit(1 if done.regressed else 0)
 
 
 @mcp_app.command("serve-rogue")

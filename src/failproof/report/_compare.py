@@ -51,6 +51,7 @@ _Z95 = 1.959963984540054
 _OUTPUT_CHARS = 300
 
 Tone = Literal["better", "worse", "same"]
+Outcome = Literal["better", "worse", "same", "nothing_compared"]
 
 
 class Point(Closed):
@@ -173,10 +174,19 @@ class Comparison(Closed):
     )
     only_a: int = Field(default=0, description="Cases in A only (not compared).")
     only_b: int = Field(default=0, description="Cases in B only (not compared).")
+    compared: int = Field(description="Cases in both runs (0: nothing could be compared).")
 
     @property
-    def outcome(self) -> Tone:
-        """``worse`` when anything newly fails, ``better`` when only fixes, else ``same``."""
+    def nothing_compared(self) -> bool:
+        """No case is in both runs: nothing could newly fail or pass, whatever the scores."""
+        return self.compared == 0
+
+    @property
+    def outcome(self) -> Outcome:
+        """``worse`` when anything newly fails, ``better`` when only fixes, ``nothing_compared``
+        when no case is in both runs, else ``same``."""
+        if self.nothing_compared:
+            return "nothing_compared"
         if self.newly_failing:
             return "worse"
         return "better" if self.newly_passing else "same"
@@ -435,6 +445,7 @@ def compare_reports(a: Report, b: Report) -> Comparison:
         flipped_class=walk.flipped,
         only_a=len(seen) - walk.matched,
         only_b=total_b - walk.matched,
+        compared=walk.matched,
     )
 
 

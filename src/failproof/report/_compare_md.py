@@ -15,11 +15,14 @@ _OUTCOME = {
     "worse": "❌ **{n:,} newly failing**",
     "better": "✅ **no new failures**, {fixed:,} newly passing",
     "same": "✅ **no new failures**",
+    "nothing_compared": "⚠️ **nothing compared**: no case is in both runs "
+    "({only_a:,} only in A, {only_b:,} only in B)",
 }
 
 
 def _headline_line(c: Comparison) -> str:
-    head = _OUTCOME[c.outcome].format(n=len(c.newly_failing), fixed=len(c.newly_passing))
+    counts = {"only_a": c.only_a, "only_b": c.only_b}
+    head = _OUTCOME[c.outcome].format(n=len(c.newly_failing), fixed=len(c.newly_passing), **counts)
     parts = [head]
     if c.outcome == "worse" and c.newly_passing:
         parts.append(f"{len(c.newly_passing):,} newly passing")
@@ -99,7 +102,7 @@ def compare_markdown(c: Comparison, limit: int = 50) -> str:
         f"{c.b.cases:,} passed",
         "",
     ]
-    if c.only_a or c.only_b:
+    if (c.only_a or c.only_b) and not c.nothing_compared:
         lines += [f"{c.only_a:,} cases only in A and {c.only_b:,} only in B are not compared.", ""]
     for title, items in changes(c):
         lines += _cases(title, items, limit)
