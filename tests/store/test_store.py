@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -203,3 +204,24 @@ def test_safe_observations_can_be_recorded_in_bulk(store: Store) -> None:
     ]
     assert store.add_safe_results(rows) == 3
     assert [r["test_id"] for r in store.safe_results("I25")] == ["t0", "t1", "t2"]
+
+
+def test_a_failed_mcp_scan_stored_before_the_unscanned_column_is_read_as_failed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    failed = {"servers": [{"server": "stdio:x", "error": "exited"}, {"server": "y", "error": None}]}
+    with closing(sqlite3.connect(path)) as made, made:
+        made.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
+        before = [m for m in MIGRATIONS if m[0] < "0008_mcp_scan_unscanned"]
+        for name, sql in before:
+            made.executescript(sql)
+            made.execute("INSERT INTO migrations VALUES (?, '')", (name,))
+        rows = [("mcp-a", "2026", "stdio:x, y", 0, json.dumps(failed))]
+        rows += [("mcp-b", "2025", "y", 4, json.dumps({"servers": [{"server": "y"}]}))]
+        made.executemany("INSERT INTO mcp_scans VALUES (?, ?, ?, ?, ?)", rows)
+    with Store(path) as store:
+        assert [(r.id, r.unscanned, r.failed) for r in store.mcp_scans()] == [
+            ("mcp-a", 1, True),
+            ("mcp-b", 0, False),
+        ]

@@ -14,7 +14,7 @@ from failproof.cli._compare import Compared
 from failproof.cli._output import say, stdout
 from failproof.cli._target_options import parse_headers
 from failproof.core._severity import Severity
-from failproof.errors import ConfigError
+from failproof.errors import ConfigError, InputError
 from failproof.guard import for_console
 
 if TYPE_CHECKING:
@@ -90,7 +90,10 @@ def _console(scan: McpScan, fail_on: Severity) -> None:
     stdout.print(table)
     failing = scan.failing(fail_on)
     verdict = f"{len(failing)} at or above {fail_on.value}" if failing else "none failing"
-    stdout.print(f"scan {scan.id} stored; {verdict}", highlight=False)
+    if scan.errors:
+        unscanned = f"{len(scan.errors)} of {len(scan.servers)} server(s) not scanned"
+        verdict = f"as failed ({unscanned}); {verdict} among what was scanned"
+    stdout.print(f"scan {scan.id} stored {verdict}", highlight=False)
 
 
 @mcp_app.command("scan")
@@ -196,7 +199,9 @@ def scans(
     with Store(settings.db_path) as store:
         rows = store.mcp_scans(limit)
     for row in rows:
-        line = f"{row.id}  {row.started_at[:19]}  {row.findings} finding(s)  {row.servers}"
+        found = f"FAILED ({row.unscanned} server(s) not scanned)" if row.failed else ""
+        found = found or f"{row.findings} finding(s)"
+        line = f"{row.id}  {row.started_at[:19]}  {found}  {row.servers}"
         stdout.print(for_console(line, keep_newlines=False), highlight=False)
 
 
@@ -216,9 +221,23 @@ def compare_scan_ids(before: str, after: str, *, as_json: bool, config: Path | N
     with Store(settings.db_path, readonly=True) as store:
         old = McpScan.model_validate_json(store.mcp_scan_json(before))
         new = McpScan.model_validate_json(store.mcp_scan_json(after))
+    for scan in (old, new):
+        _refuse_failed(scan)
     result = compare_scans(old, new)
     text = result.model_dump_json(indent=2) + "\n" if as_json else comparison_markdown(result)
     return Compared(text, bool(result.new_findings or result.changes))
+
+
+def _refuse_failed(scan: McpScan) -> None:
+    """A scan that could not reach a server says nothing of its findings: comparing with it
+    would call every finding of that server fixed (or new)."""
+    if scan.errors:
+        names = ", ".join(s.server for s in scan.errors)
+        raise InputError(
+            f"MCP scan {scan.id} failed ({names} could not be scanned): it cannot be compared",
+            hint="compare scans that reached every server ('failproof mcp scans' marks the "
+            "failed ones)",
+        )
 
 
 @mcp_app.command("compare")
@@ -229,8 +248,9 @@ def compare(
     config: ConfigOpt = None,
 ) -> None:
     """What changed between two stored scans: new and fixed findings, changed definitions;
-    exit 1 when the newer scan has new findings or changed definitions. ('failproof compare'
-    does the same when given two scan ids.)"""
+    exit 1 when the newer scan has new findings or changed definitions, 3 when either scan
+    failed (a server could not be scanned). ('failproof compare' does the same when given two
+    scan ids.)"""
     done = compare_scan_ids(before, after, as_json=as_json, config=config)
     typer.echo(done.text, nl=False)
     raise typer.Exit(1 if done.regressed else 0)

@@ -24,6 +24,7 @@ from failproof.mcp._rules import rulebook
 from failproof.mcp._shadow import cross_server_findings
 from failproof.mcp._texts import Text
 from failproof.store import Store
+from failproof.store._mcp import McpScanRow
 
 __all__ = ["ScanOptions", "describe_error", "new_scan_id", "scan_servers"]
 
@@ -180,4 +181,5 @@ async def scan_servers(
 
 def _store(store: Store, scan: McpScan) -> None:
     labels = ", ".join(s.server for s in scan.servers)
-    store.add_mcp_scan(scan.id, scan.started_at, labels, len(scan.findings), scan.model_dump_json())
+    row = McpScanRow(scan.id, scan.started_at, labels, len(scan.findings), len(scan.errors))
+    store.add_mcp_scan(row, scan.model_dump_json())

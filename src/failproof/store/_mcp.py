@@ -15,12 +15,18 @@ __all__ = ["McpRecords", "McpScanRow"]
 
 @dataclass(frozen=True)
 class McpScanRow:
-    """One stored scan: its id, when it started, the servers it scanned, its finding count."""
+    """One stored scan: its id, when it started, the servers it scanned, its finding count and
+    how many of its servers could not be scanned (a scan with any is failed)."""
 
     id: str
     started_at: str
     servers: str
     findings: int
+    unscanned: int = 0
+
+    @property
+    def failed(self) -> bool:
+        return self.unscanned > 0
 
 
 class McpRecords:
@@ -28,14 +34,21 @@ class McpRecords:
 
     _db: sqlite3.Connection
 
-    def add_mcp_scan(
-        self, scan_id: str, started_at: str, servers: str, findings: int, scan_json: str
-    ) -> None:
+    def add_mcp_scan(self, row: McpScanRow, scan_json: str) -> None:
         """Store a scan (its JSON redacted)."""
         with self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO mcp_scans VALUES (?, ?, ?, ?, ?)",
-                (scan_id, started_at, redact(servers), findings, redact(scan_json)),
+                "INSERT OR REPLACE INTO mcp_scans "
+                "(id, started_at, servers, findings, scan_json, unscanned) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.started_at,
+                    redact(row.servers),
+                    row.findings,
+                    redact(scan_json),
+                    row.unscanned,
+                ),
             )
 
     def mcp_scan_json(self, scan_id: str) -> str:
@@ -51,7 +64,7 @@ class McpRecords:
     def mcp_scans(self, limit: int = 50) -> list[McpScanRow]:
         """The newest scans first."""
         rows = self._db.execute(
-            "SELECT id, started_at, servers, findings FROM mcp_scans "
+            "SELECT id, started_at, servers, findings, unscanned FROM mcp_scans "
             "ORDER BY started_at DESC, id DESC LIMIT ?",
             (limit,),
         )

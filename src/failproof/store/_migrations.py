@@ -146,4 +146,14 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        "0008_mcp_scan_unscanned",
+        """
+        ALTER TABLE mcp_scans ADD COLUMN unscanned INTEGER NOT NULL DEFAULT 0;
+        UPDATE mcp_scans SET unscanned = (
+            SELECT count(*) FROM json_each(mcp_scans.scan_json, '$.servers')
+            WHERE json_extract(value, '$.error') IS NOT NULL
+        ) WHERE json_valid(scan_json);
+        """,
+    ),
 ]
