@@ -30,6 +30,7 @@ OWN_MEANING = {
     "--target": "one target, the demo's local model or the project file's list",
     "--timeout": "per request, per local answer, or per MCP server",
     "--header": "the target's HTTP headers or an MCP server's",
+    "--force": "failproof.toml (init) or the --output file (generate, import)",
     # attack: the attacker shares the target's limits, and a case is the unit of work
     "--rpm": "attack",
     "--tpm": "attack",

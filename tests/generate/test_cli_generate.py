@@ -65,3 +65,36 @@ def test_generate_errors_exit_3(
     assert code == 3
     assert message in capsys.readouterr().err
     assert not (tmp_path / "v.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("force", "code", "said"),
+    [
+        pytest.param([], 3, "v.yaml exists", id="refused-without-force"),
+        pytest.param(["--force"], 0, "wrote v.yaml", id="replaced-with-force"),
+    ],
+)
+def test_an_existing_output_is_replaced_only_with_force(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    force: list[str],
+    code: int,
+    said: str,
+) -> None:
+    (tmp_path / "v.yaml").write_text("kept", encoding="utf-8")
+    assert main(["generate", str(EXAMPLE_SUITE), "-m", "typos", "-o", "v.yaml", *force]) == code
+    assert said in capsys.readouterr().err
+    assert ((tmp_path / "v.yaml").read_text(encoding="utf-8") == "kept") is (code == 3)
+
+
+@pytest.mark.parametrize(
+    "force", [pytest.param([], id="without-force"), pytest.param(["--force"], id="with-force")]
+)
+def test_a_suite_being_mutated_is_never_written_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], force: list[str]
+) -> None:
+    victim = tmp_path / "victim.yaml"
+    victim.write_bytes(EXAMPLE_SUITE.read_bytes())
+    assert main(["generate", "victim.yaml", "-m", "typos", "-o", str(victim), *force]) == 3
+    assert "victim.yaml is also read by this command" in capsys.readouterr().err
+    assert victim.read_bytes() == EXAMPLE_SUITE.read_bytes()

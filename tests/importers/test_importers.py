@@ -237,7 +237,57 @@ def test_the_csv_command_takes_the_expectation_and_refuses_to_overwrite(
     suite = load_suite(tmp_path / "advbench_style.yaml")
     assert all(c.expect is not None and c.expect.refusal == "required" for c in suite.cases)
     assert main(args) == 3
-    assert "not overwriting" in capsys.readouterr().err
+    assert "advbench_style.yaml exists" in capsys.readouterr().err
+
+
+IMPORTS = [
+    pytest.param(["csv", "advbench_style.csv", "--prompt-column", "goal"], id="csv"),
+    pytest.param(["garak", "report.jsonl"], id="garak"),
+    pytest.param(["promptfoo", "promptfooconfig.yaml"], id="promptfoo"),
+]
+
+
+@pytest.fixture
+def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder holding copies of the files to import, as the working folder."""
+    for name in ("advbench_style.csv", "report.jsonl", "promptfooconfig.yaml", "more_tests.csv"):
+        (tmp_path / name).write_bytes((FIXTURES / name).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("command", IMPORTS)
+@pytest.mark.parametrize(
+    ("force", "code", "said"),
+    [
+        pytest.param([], 3, "good.yaml exists", id="refused-without-force"),
+        pytest.param(["--force"], 0, "wrote good.yaml", id="replaced-with-force"),
+    ],
+)
+def test_an_existing_output_is_replaced_only_with_force(
+    sources: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    force: list[str],
+    code: int,
+    said: str,
+) -> None:
+    kept = "suite: mine\ncases: []\n"
+    (sources / "good.yaml").write_text(kept, encoding="utf-8")
+    assert main(["import", *command, "-o", "good.yaml", *force]) == code
+    assert said in capsys.readouterr().err
+    assert ((sources / "good.yaml").read_text(encoding="utf-8") == kept) is (code == 3)
+
+
+@pytest.mark.parametrize("command", IMPORTS)
+def test_the_imported_file_is_never_written_over_even_with_force(
+    sources: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    source = sources / command[1]
+    before = source.read_bytes()
+    assert main(["import", *command, "-o", command[1], "--force"]) == 3
+    assert f"{command[1]} is also read by this command" in capsys.readouterr().err
+    assert source.read_bytes() == before
 
 
 def test_a_missing_source_file_is_an_input_error(

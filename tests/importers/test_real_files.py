@@ -429,12 +429,13 @@ def test_output_through_a_symlink_is_refused_and_the_target_kept(
     assert target.read_text(encoding="utf-8") == "keep me"
 
 
-def test_output_over_a_regular_file_named_with_o_replaces_it(
+def test_output_over_a_regular_file_named_with_o_replaces_it_with_force(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "suite.yaml"
     out.write_text("old", encoding="utf-8")
-    code, _ = _import(["promptfoo", str(PROJECT / "promptfooconfig.yaml"), "-o", str(out)], capsys)
+    args = ["promptfoo", str(PROJECT / "promptfooconfig.yaml"), "-o", str(out), "--force"]
+    code, _ = _import(args, capsys)
     assert code == 0 and len(load_suite(out)) == 27
 
 

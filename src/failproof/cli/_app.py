@@ -104,6 +104,10 @@ VerboseOpt = Annotated[
     bool, typer.Option("--verbose", "-v", help="Show details, and tracebacks on errors.")
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")]
+ForceOpt = Annotated[
+    bool,
+    typer.Option("--force", help="Replace the output file if it exists (never a file read)."),
+]
 SuitesArg = Annotated[list[str] | None, typer.Argument(help="Suite files or built-in suite names.")]
 
 

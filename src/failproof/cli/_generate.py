@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from failproof.cli._app import VerboseOpt, app
+from failproof.cli._app import ForceOpt, VerboseOpt, app
 from failproof.cli._generate_purpose import generate_for_purpose, replay_record
-from failproof.cli._output import stderr
+from failproof.cli._output import refuse_overwrite, stderr
 from failproof.cli._target_options import role_option, target_options
 from failproof.errors import InputError
 
@@ -81,6 +81,7 @@ def generate(
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed, the same file.")] = 0,
+    force: ForceOpt = False,
     name: Annotated[
         str | None,
         typer.Option("--name", help="Suite name (default <suite>_variants, or variants)."),
@@ -95,6 +96,9 @@ def generate(
 
     if output is None:
         raise InputError("give --output FILE (.yaml, .yml or .json)")
+    inputs: list[str | Path] = [*(suites or []), *([replay] if replay else [])]
+    hint = "name another file with --output, or add --force to replace it"
+    refuse_overwrite(output, force=force, hint=hint, inputs=inputs)
     if replay is not None:
         replay_record(replay, output)
     if purpose is not None:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from failproof.cli._app import app
-from failproof.cli._output import stderr
+from failproof.cli._app import ForceOpt, app
+from failproof.cli._output import refuse_overwrite, stderr
 from failproof.core._severity import Severity
 from failproof.errors import InputError
 
@@ -37,18 +37,18 @@ EncodingOpt = Annotated[
 ]
 
 
-def _write(result: ImportResult, output: Path | None) -> None:
+def _write(result: ImportResult, output: Path | None, force: bool, source: Path) -> None:
     from failproof.guard import atomic_write_text
 
     path = output or Path(f"{result.data['suite']}.yaml")
-    suite = result.validate(str(path))
-    if output is None and path.exists():
-        raise InputError(f"{path} exists; not overwriting it", hint="name a file with --output")
     if path.is_symlink():
         raise InputError(
             f"{path} is a symbolic link; not writing through it",
             hint="name the real file, or another path, with --output",
         )
+    hint = "name another file with --output, or add --force to replace it"
+    refuse_overwrite(path, force=force, hint=hint, inputs=[source])
+    suite = result.validate(str(path))
     atomic_write_text(path, result.yaml_text())
     for line in result.summary.lines():
         stderr.print(line, highlight=False, markup=False, soft_wrap=True)
@@ -80,24 +80,30 @@ def promptfoo(
         ),
     ] = None,
     encoding: EncodingOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """A promptfooconfig.yaml: one case per prompt and test (prompts and tests in other files,
     file:// and globs, are read relative to it); deterministic assertions become expectations,
     the others are listed as not mapped."""
     from failproof.importers import import_promptfoo
 
-    _write(import_promptfoo(_readable(source), name, root=root, encoding=encoding), output)
+    result = import_promptfoo(_readable(source), name, root=root, encoding=encoding)
+    _write(result, output, force, source)
 
 
 @import_app.command("garak")
 def garak(
-    source: SourceArg, output: OutOpt = None, name: NameOpt = None, encoding: EncodingOpt = None
+    source: SourceArg,
+    output: OutOpt = None,
+    name: NameOpt = None,
+    encoding: EncodingOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """A garak report.jsonl: the prompts of its attempts, which detectors fired (metadata), and
     the detectors with an equivalent as expectations."""
     from failproof.importers import import_garak
 
-    _write(import_garak(_readable(source), name, encoding=encoding), output)
+    _write(import_garak(_readable(source), name, encoding=encoding), output, force, source)
 
 
 @import_app.command("csv")
@@ -126,6 +132,7 @@ def csv_(
     output: OutOpt = None,
     name: NameOpt = None,
     encoding: EncodingOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """A CSV of prompts (HarmBench, AdvBench, JailbreakBench style): one case per row; the other
     columns are kept as metadata."""
@@ -140,4 +147,4 @@ def csv_(
         severity=severity,
         expect=parse_expect(expect or []),
     )
-    _write(import_csv(_readable(source), columns, name, encoding=encoding), output)
+    _write(import_csv(_readable(source), columns, name, encoding=encoding), output, force, source)

@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from failproof.cli._app import app
-from failproof.cli._output import say
+from failproof.cli._output import refuse_overwrite, say
 from failproof.errors import ConfigError
 
 __all__ = ["ProjectAnswers", "gather_answers", "project_toml"]
@@ -120,8 +120,7 @@ def _write(answers: ProjectAnswers, pyproject: bool, force: bool) -> Path:
         path.write_text(text + ("\n" if text else "") + project_toml(answers, "tool.failproof."))
         return path
     path = Path("failproof.toml")
-    if path.exists() and not force:
-        raise ConfigError(f"{path} exists", hint="edit it, or run 'failproof init --force'")
+    refuse_overwrite(path, force=force, hint="edit it, or run 'failproof init --force'")
     path.write_text(project_toml(answers), encoding="utf-8")
     return path
 

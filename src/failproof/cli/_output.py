@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
@@ -24,6 +25,7 @@ __all__ = [
     "chosen_formats",
     "emit_reports",
     "plan_reports",
+    "refuse_overwrite",
     "report_and_exit",
     "run_folder",
     "say",
@@ -58,6 +60,23 @@ def say(text: str) -> None:
     written as it is, one line unwrapped, with its control characters shown, not sent (nothing
     in it is read as markup or an emoji code)."""
     print(strip_controls(text), file=sys.stderr, flush=True)
+
+
+def refuse_overwrite(
+    path: Path, *, force: bool, hint: str, inputs: Iterable[str | Path] = ()
+) -> None:
+    """Refuse to write over ``path``: always when it is a file the command reads (``inputs``),
+    otherwise when it exists and ``force`` is not given (``hint`` says how to go on)."""
+    if not path.exists():
+        return
+    for source in inputs:
+        if Path(source).exists() and path.samefile(source):
+            raise InputError(
+                f"{path} is also read by this command; not writing over it, even with --force",
+                hint="name another file with --output",
+            )
+    if not force:
+        raise ConfigError(f"{path} exists", hint=hint)
 
 
 def run_folder(settings: Settings, run_id: str) -> Path:
