@@ -3,25 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Literal
 
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
+from failproof.cli._compared import Compared
 from failproof.cli._output import say
 from failproof.errors import InputError
 
 CompareFormat = Literal["markdown", "json"]
 
 _SOURCE_HELP = "A run id from 'failproof runs list', or a report.json file."
-
-
-class Compared(NamedTuple):
-    """A comparison as text, whether something regressed, and why it tells nothing (or None)."""
-
-    text: str
-    regressed: bool
-    void: InputError | None = None
 
 
 @app.command("compare")

@@ -85,7 +85,8 @@ def _check_suites(suites: list[str]) -> None:
 def _check_targets(specs: list[str]) -> None:
     """Every target (and the judge) names a kind of target failproof has: the registry's error
     (with the known kinds) otherwise, before anything is written."""
-    from failproof.targets import parse_target_spec, targets
+    from failproof.targets import targets
+    from failproof.targets._base import parse_target_spec
 
     for spec in specs:
         targets.get(parse_target_spec(spec)[0])

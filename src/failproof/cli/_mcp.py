@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from failproof.cli._app import ConfigOpt, VerboseOpt, app, settings_from
-from failproof.cli._compare import Compared
+from failproof.cli._compared import Compared
 from failproof.cli._output import say, stdout
 from failproof.cli._target_options import parse_headers
 from failproof.core._severity import Severity

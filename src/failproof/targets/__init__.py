@@ -5,14 +5,7 @@ from typing import TYPE_CHECKING
 from failproof._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from failproof.targets._base import (
-        CallError,
-        Target,
-        TargetFactory,
-        create_target,
-        parse_target_spec,
-        targets,
-    )
+    from failproof.targets._base import CallError, Target, TargetFactory, create_target, targets
     from failproof.targets._http import HttpTarget
     from failproof.targets._local import LocalTarget, default_model_path, default_threads
     from failproof.targets._mock import MockTarget
@@ -35,7 +28,6 @@ __all__ = [
     "create_target",
     "default_model_path",
     "default_threads",
-    "parse_target_spec",
     "targets",
 ]
 
