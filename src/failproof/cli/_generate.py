@@ -97,8 +97,7 @@ def generate(
     if output is None:
         raise InputError("give --output FILE (.yaml, .yml or .json)")
     inputs: list[str | Path] = [*(suites or []), *([replay] if replay else [])]
-    hint = "name another file with --output, or add --force to replace it"
-    refuse_overwrite(output, force=force, hint=hint, inputs=inputs)
+    refuse_overwrite(output, force=force, inputs=inputs)
     if replay is not None:
         replay_record(replay, output)
     if purpose is not None:

@@ -46,8 +46,7 @@ def _write(result: ImportResult, output: Path | None, force: bool, source: Path)
             f"{path} is a symbolic link; not writing through it",
             hint="name the real file, or another path, with --output",
         )
-    hint = "name another file with --output, or add --force to replace it"
-    refuse_overwrite(path, force=force, hint=hint, inputs=[source])
+    refuse_overwrite(path, force=force, inputs=[source])
     suite = result.validate(str(path))
     atomic_write_text(path, result.yaml_text())
     for line in result.summary.lines():

@@ -62,8 +62,12 @@ def say(text: str) -> None:
     print(strip_controls(text), file=sys.stderr, flush=True)
 
 
+#: How to go on when an output file exists (``init`` says its own).
+_REPLACE = "name another file with --output, or add --force to replace it"
+
+
 def refuse_overwrite(
-    path: Path, *, force: bool, hint: str, inputs: Iterable[str | Path] = ()
+    path: Path, *, force: bool, hint: str = _REPLACE, inputs: Iterable[str | Path] = ()
 ) -> None:
     """Refuse to write over ``path``: always when it is a file the command reads (``inputs``),
     otherwise when it exists and ``force`` is not given (``hint`` says how to go on)."""

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_BODY_BYTES",
+    "MAX_REDIRECTS",
+    "REDIRECTS",
     "Answer",
     "HttpClient",
     "Redactor",
@@ -67,8 +69,10 @@ def url_secrets(url: str) -> list[str]:
 
 #: The largest answer body read; a larger one is an error (the output itself is capped later).
 MAX_BODY_BYTES = 16 << 20
-_MAX_REDIRECTS = 5
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+#: Redirects within the origin followed at most.
+MAX_REDIRECTS = 5
+#: The statuses of a redirect (one to another origin is never followed).
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 @dataclass(frozen=True)
@@ -110,16 +114,16 @@ async def fetch(
     A redirect to another scheme, host or port is refused: following it would hand the key,
     the secret headers and the case to a server nobody named.
     """
-    for _ in range(_MAX_REDIRECTS + 1):
+    for _ in range(MAX_REDIRECTS + 1):
         async with session.request(
             method, url, data=data, headers=headers, allow_redirects=False
         ) as ans:
             location = ans.headers.get("Location")
-            if ans.status not in _REDIRECTS or not location:
+            if ans.status not in REDIRECTS or not location:
                 body = await _read_capped(ans)
                 return Answer(ans.status, ans.reason or "", ans.headers.get("Retry-After"), body)
         url = same_origin(url, urljoin(url, location))
-    raise CallError(f"more than {_MAX_REDIRECTS} redirects", status="redirect")
+    raise CallError(f"more than {MAX_REDIRECTS} redirects", status="redirect")
 
 
 def same_origin(url: str, target: str) -> str:

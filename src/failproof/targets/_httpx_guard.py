@@ -16,13 +16,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urljoin
 
-from failproof.targets._aio import MAX_BODY_BYTES, same_origin, too_large
+from failproof.targets._aio import MAX_BODY_BYTES, REDIRECTS, same_origin, too_large
 
-__all__ = ["MAX_REDIRECTS", "guard_hooks"]
+__all__ = ["guard_hooks"]
 
-#: As many redirects within the origin as `_aio.fetch` follows.
-MAX_REDIRECTS = 5
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 Hook = Callable[[Any], Awaitable[None]]
 
@@ -34,7 +31,7 @@ def guard_hooks() -> dict[str, list[Hook]]:
 
 async def _stay_in_origin(response: Any) -> None:
     location = response.headers.get("location")
-    if response.status_code in _REDIRECTS and location:
+    if response.status_code in REDIRECTS and location:
         url = str(response.url)
         same_origin(url, urljoin(url, location))
 

@@ -30,9 +30,9 @@ from typing import Any, NamedTuple
 from failproof.core import Case, Response
 from failproof.errors import MissingExtraError, TargetError
 from failproof.guard._json import JsonObject
-from failproof.targets._aio import Redactor, check_url, parse_retry_after
+from failproof.targets._aio import MAX_REDIRECTS, Redactor, check_url, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
-from failproof.targets._httpx_guard import MAX_REDIRECTS, guard_hooks
+from failproof.targets._httpx_guard import guard_hooks
 from failproof.targets._openai import (
     chat_messages,
     chat_tools,

@@ -17,9 +17,9 @@ from urllib.parse import parse_qsl
 
 from failproof.core import Capabilities, Case, Response
 from failproof.errors import MissingExtraError, TargetError
-from failproof.targets._aio import parse_retry_after
+from failproof.targets._aio import MAX_REDIRECTS, parse_retry_after
 from failproof.targets._base import CallError, Target, targets
-from failproof.targets._httpx_guard import MAX_REDIRECTS, guard_hooks
+from failproof.targets._httpx_guard import guard_hooks
 from failproof.targets._openai import (
     OpenAICompatible,
     OpenAIConnection,
